@@ -1,0 +1,15 @@
+"""rummylab: exact, fast engines, bots and play surfaces for four rummy games."""
+
+from rummylab.errors import CardError, IllegalActionError, OptionError, RecordError, RummyError
+from rummylab.registry import GAMES, new_state
+
+__all__ = [
+    "GAMES",
+    "CardError",
+    "IllegalActionError",
+    "OptionError",
+    "RecordError",
+    "RummyError",
+    "new_state",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,27 @@
+"""The exceptions of rummylab; each one's message is a single line for the user."""
+
+from __future__ import annotations
+
+
+class RummyError(Exception):
+    """Base of every error rummylab raises on bad input."""
+
+
+class CardError(RummyError, ValueError):
+    """Unknown card, duplicate card, wrong number of cards."""
+
+
+class OptionError(RummyError, ValueError):
+    """Unknown rule option, or a value it does not take."""
+
+
+class IllegalActionError(RummyError, ValueError):
+    """An action that is not legal now; the state is left unchanged."""
+
+
+class RecordError(RummyError, ValueError):
+    """A record that cannot be read or does not replay."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        self.line = line
+        super().__init__(f"line {line}: {message}" if line is not None else message)

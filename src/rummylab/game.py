@@ -1,0 +1,112 @@
+"""The vocabulary every game shares, in the OpenSpiel manner.
+
+A :class:`State` is a whole match at a decision point. Chance (shuffles) is
+resolved inside from the seed or from explicit deck orders, so a state always
+waits for a seat to act, or is terminal::
+
+    state = new_state("gin", seed=7)
+    while not state.is_terminal():
+        seat = state.current_player()
+        action = bot_for[seat].act(state.observation(seat))
+        state.apply_action(action)
+
+Actions are ints in a fixed space of ``num_distinct_actions()`` with a
+stable text form (``action_to_string`` / ``string_to_action``). Everything
+that happens is appended to ``state.events`` as plain JSON-able dicts; the
+record writer streams them (``rummylab.records``).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar, Self
+
+from rummylab.errors import IllegalActionError
+from rummylab.options import Option, OptionValue
+
+TERMINAL = -1
+Event = dict[str, Any]
+
+
+class State(ABC):
+    """A match in progress. Subclasses are the games."""
+
+    game_name: ClassVar[str]
+    option_spec: ClassVar[Mapping[str, Option]]
+
+    options: dict[str, OptionValue]
+    num_players: int
+    seed: int | None
+    events: list[Event]
+
+    # -- whose turn, what is legal ------------------------------------
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat to act, or ``TERMINAL``."""
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """Legal action ids for the seat to act, ascending."""
+
+    @classmethod
+    @abstractmethod
+    def num_distinct_actions(cls) -> int:
+        """Size of the fixed action space."""
+
+    def legal_action_mask(self) -> list[bool]:
+        mask = [False] * self.num_distinct_actions()
+        for a in self.legal_actions():
+            mask[a] = True
+        return mask
+
+    # -- acting --------------------------------------------------------
+    @abstractmethod
+    def apply_action(self, action: int) -> None:
+        """Apply a legal action; an illegal one raises
+        :class:`IllegalActionError` and changes nothing."""
+
+    @abstractmethod
+    def action_to_string(self, action: int) -> str: ...
+
+    @abstractmethod
+    def string_to_action(self, text: str) -> int:
+        """Parse an action's text form (any case); raise
+        :class:`IllegalActionError` for text that names no action."""
+
+    def apply(self, text: str) -> int:
+        """Parse and apply an action given as text; returns its id."""
+        action = self.string_to_action(text)
+        self.apply_action(action)
+        return action
+
+    def check_legal(self, action: int) -> None:
+        if self.is_terminal():
+            raise IllegalActionError("the match is over")
+        if action not in self.legal_actions():
+            try:
+                text = self.action_to_string(action)
+            except (IllegalActionError, ValueError, IndexError):
+                text = str(action)
+            legal = ", ".join(self.action_to_string(a) for a in self.legal_actions())
+            raise IllegalActionError(f"{text!r} is not legal now (legal: {legal})")
+
+    # -- views and results -------------------------------------------
+    @abstractmethod
+    def observation(self, seat: int) -> Any:
+        """What ``seat`` may know, and nothing more."""
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Per seat, zero-sum: own final score less the others' mean."""
+
+    @abstractmethod
+    def clone(self) -> Self: ...
+
+    def take_events(self) -> list[Event]:
+        """Events since the last call (for streaming records)."""
+        out, self.events = self.events, []
+        return out

@@ -1,0 +1,154 @@
+"""Three-player Gin, "in the box" (§2): the box plays every hand against the
+captain, the sitter watches the captain's cards and may advise.
+
+The hand is :class:`~rummylab.gin.game.GinState`'s; this subclass changes who
+deals (the box, §2.3), the rotation (§2.6), the opening default (D-7), the
+sitter's view and the advice the sitter may give.
+
+>>> state = Gin3State(seed=3)
+>>> roles = [state.role_of(s) for s in range(3)]
+>>> sorted(roles)
+['box', 'captain', 'sitter']
+>>> state.current_player() == roles.index("captain")
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
+
+from rummylab.cards import Card, card_str, parse_card, rank_of
+from rummylab.errors import CardError, IllegalActionError
+from rummylab.game import Event
+from rummylab.gin.game import GIN_OPTIONS, GinState
+from rummylab.options import Option
+
+GIN3_OPTIONS: dict[str, Option] = dict(GIN_OPTIONS)
+GIN3_OPTIONS["first_draw_after_both_pass"] = Option(
+    "first_draw_after_both_pass", "dealer",
+    "who draws first from the stock when both decline the upcard",
+    choices=("non_dealer", "dealer"), rule="§2.4, D-7",
+)
+
+CutRound = dict[int, Card]
+
+
+class Gin3State(GinState):
+    """A three-player Gin match. Seats 0-2; roles move after every hand."""
+
+    game_name: ClassVar[str] = "gin3"
+    option_spec: ClassVar[Mapping[str, Option]] = GIN3_OPTIONS
+    num_seats: ClassVar[int] = 3
+
+    def __init__(
+        self,
+        options: Mapping[str, object] | None = None,
+        seed: int | None = None,
+        *,
+        decks: Sequence[Sequence[Card]] | None = None,
+        cut: Sequence[Mapping[int, str | Card]] | None = None,
+    ) -> None:
+        """``cut`` gives the role cut's draws, round by round (D-6)."""
+        self._cut_given = [
+            {int(s): parse_card(c) if isinstance(c, str) else c for s, c in r.items()}
+            for r in cut or ()
+        ]
+        super().__init__(options, seed, decks=decks)
+
+    # -- D-6: the cut for roles -----------------------------------------
+    def _setup_match(self, first_dealer: int | None) -> None:
+        rounds: list[CutRound] = []
+        order = self._order_by_cut([0, 1, 2], rounds)
+        self.sitter_seat = order[2]
+        self.dealer, self.non_dealer = order[0], order[1]
+        self.events.append({
+            "type": "cut",
+            "rounds": [{str(s): card_str(c) for s, c in sorted(r.items())} for r in rounds],
+            "box": self.dealer, "captain": self.non_dealer, "sitter": self.sitter_seat,
+        })
+
+    def _order_by_cut(self, seats: list[int], rounds: list[CutRound]) -> list[int]:
+        """Seats from highest to lowest card (K high, A low); ties redrawn."""
+        if len(seats) == 1:
+            return seats
+        draw = self._cut_draw(seats, len(rounds))
+        rounds.append(draw)
+        ranks = sorted({rank_of(c) for c in draw.values()}, reverse=True)
+        out: list[int] = []
+        for r in ranks:
+            tied = [s for s in seats if rank_of(draw[s]) == r]
+            out.extend(self._order_by_cut(tied, rounds) if len(tied) > 1 else tied)
+        return out
+
+    def _cut_draw(self, seats: list[int], index: int) -> CutRound:
+        if self._cut_given:
+            draw = self._cut_given.pop(0)
+            if sorted(draw) != sorted(seats) or len(set(draw.values())) != len(draw):
+                raise CardError(f"cut round {index + 1} must draw one distinct card for "
+                                f"each of seats {seats}")
+            return draw
+        deck = list(range(52))
+        self._rng(f"cut {index}").shuffle(deck)
+        return {s: deck[i] for i, s in enumerate(seats)}
+
+    # -- §2.6 rotation -----------------------------------------------------
+    def _next_roles(self, winner: int | None) -> None:
+        if winner is None:
+            return  # drawn hand: nobody moves, the box deals again
+        box, captain, sitter = self.dealer, self.non_dealer, self.sitter_seat
+        if winner == box:
+            self.non_dealer, self.sitter_seat = sitter, captain
+        else:
+            self.dealer, self.non_dealer, self.sitter_seat = captain, sitter, box
+
+    def _deal_event(self, deck: Sequence[Card]) -> Event:
+        event = super()._deal_event(deck)
+        event["captain"] = self.non_dealer
+        event["sitter"] = self.sitter_seat
+        return event
+
+    def role_of(self, seat: int) -> str:
+        if seat == self.dealer:
+            return "box"
+        if seat == self.non_dealer:
+            return "captain"
+        return "sitter"
+
+    def _hand_seat_for(self, seat: int) -> int:
+        # §2.2: the sitter sees the captain's cards, never the box's
+        return self.non_dealer if seat == self.sitter_seat else seat
+
+    def _plays(self, seat: int) -> bool:
+        return True
+
+    # -- the sitter's advice -----------------------------------------------
+    def advise(self, action: int | str) -> int:
+        """The sitter advises the captain. Recorded; changes nothing else.
+
+        Only while the captain is to act, and only a legal action.
+        """
+        if self.current_player() != self.non_dealer:
+            raise IllegalActionError("the sitter may advise only while the captain is to act")
+        if isinstance(action, str):
+            action = self.string_to_action(action)
+        self.check_legal(action)
+        self.events.append({"type": "advice", "seat": self.sitter_seat,
+                            "action": self.action_to_string(action)})
+        self._advice.append((self.sitter_seat, self.action_to_string(action)))
+        return action
+
+    def _deal(self) -> None:
+        super()._deal()
+        self._advice: list[tuple[int, str]] = []
+
+    @property
+    def advice(self) -> list[tuple[int, str]]:
+        """The sitter's advice this hand, ``(seat, action text)``."""
+        return list(self._advice)
+
+    def clone(self) -> Gin3State:
+        new = super().clone()
+        new._cut_given = []
+        new._advice = self._advice[:]
+        return new
