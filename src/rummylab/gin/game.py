@@ -256,6 +256,14 @@ class GinState(State):
         self._setup_match(first_dealer)
         self._deal()
 
+    @classmethod
+    def replay_setup(cls, events: Sequence[Event]) -> dict[str, Any]:
+        """Constructor arguments, beyond the deck orders, that a record fixes."""
+        for e in events:
+            if e.get("type") == "deal":
+                return {"first_dealer": int(e["dealer"])}
+        return {}
+
     # -- match structure hooks (three-player Gin overrides these) -----
     def _setup_match(self, first_dealer: int | None) -> None:
         if first_dealer is None:

@@ -16,7 +16,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rummylab.cards import Card, card_str, parse_card, rank_of
 from rummylab.errors import CardError, IllegalActionError
@@ -55,6 +55,13 @@ class Gin3State(GinState):
             for r in cut or ()
         ]
         super().__init__(options, seed, decks=decks)
+
+    @classmethod
+    def replay_setup(cls, events: Sequence[Event]) -> dict[str, Any]:
+        for e in events:
+            if e.get("type") == "cut":
+                return {"cut": [{int(k): v for k, v in r.items()} for r in e["rounds"]]}
+        return {}
 
     # -- D-6: the cut for roles -----------------------------------------
     def _setup_match(self, first_dealer: int | None) -> None:

@@ -1,0 +1,58 @@
+"""Bots: each sees only its seat's observation and returns a legal action.
+
+>>> from rummylab import new_state
+>>> state = new_state("gin", seed=2)
+>>> bot = make_bot("simple", "gin")
+>>> state.action_to_string(bot.act(state.observation(state.current_player())))
+'pass'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rummylab.bots.base import Bot
+from rummylab.bots.random_bot import RandomBot
+from rummylab.bots.simple import SimpleGinBot
+from rummylab.errors import OptionError
+from rummylab.registry import game_class
+
+# level name -> game name -> factory(options, seed)
+BOT_LEVELS: dict[str, dict[str, Callable[[dict[str, str], int | None], Bot]]] = {
+    "random": {
+        "gin": lambda o, s: RandomBot(o, s),
+        "gin3": lambda o, s: RandomBot(o, s),
+    },
+    "simple": {
+        "gin": lambda o, s: SimpleGinBot(o, s),
+        "gin3": lambda o, s: SimpleGinBot(o, s),
+    },
+}
+
+
+def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``NAME`` or ``NAME:key=value[:key=value]`` into a name and options."""
+    name, *parts = spec.strip().split(":")
+    opts: dict[str, str] = {}
+    for part in parts:
+        for item in part.split(","):
+            key, sep, value = item.partition("=")
+            if not sep or not key:
+                raise OptionError(f"bot option {item!r} in {spec!r} must be written key=value")
+            opts[key.strip()] = value.strip()
+    return name.strip().lower(), opts
+
+
+def make_bot(spec: str, game: str, seed: int | None = None) -> Bot:
+    """A bot from its spec (``simple``, ``random:seed=3``) for ``game``."""
+    name, opts = parse_bot_spec(spec)
+    game_name = game_class(game).game_name
+    if name not in BOT_LEVELS:
+        raise OptionError(f"unknown bot {name!r} (bots: {', '.join(BOT_LEVELS)})")
+    factories = BOT_LEVELS[name]
+    if game_name not in factories:
+        raise OptionError(f"bot {name!r} does not play {game_name}")
+    return factories[game_name](opts, seed)
+
+
+__all__ = ["BOT_LEVELS", "Bot", "RandomBot", "SimpleGinBot", "make_bot", "parse_bot_spec"]

@@ -1,0 +1,37 @@
+"""The bot interface."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any
+
+from rummylab.errors import OptionError
+
+
+class Bot(ABC):
+    """Decides from an observation alone: it never sees the state."""
+
+    name = "bot"
+    accepted_options: tuple[str, ...] = ()
+
+    def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):
+        options = dict(options or {})
+        for key in options:
+            if key not in self.accepted_options:
+                allowed = ", ".join(self.accepted_options) or "none"
+                raise OptionError(f"bot {self.name!r} has no option {key!r} (options: {allowed})")
+        self.options = options
+        self.seed = seed
+
+    @abstractmethod
+    def act(self, observation: Any) -> int:
+        """A legal action for the seat the observation belongs to."""
+
+    def hint(self, observation: Any) -> tuple[int, str]:
+        """The recommended action and a one-line reason."""
+        return self.act(observation), f"{self.name} would play this"
+
+    def spec(self) -> str:
+        opts = "".join(f":{k}={v}" for k, v in self.options.items())
+        return self.name + opts

@@ -1,0 +1,31 @@
+"""Uniform over the legal actions."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from rummylab.bots.base import Bot
+from rummylab.errors import OptionError
+
+
+class RandomBot(Bot):
+    name = "random"
+    accepted_options = ("seed",)
+
+    def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):
+        super().__init__(options, seed)
+        if "seed" in self.options:
+            try:
+                seed = int(self.options["seed"])
+            except ValueError:
+                raise OptionError("bot option seed must be an integer") from None
+        self._rng = random.Random(seed)
+
+    def act(self, observation: Any) -> int:
+        legal = observation.legal_actions
+        return int(legal[self._rng.randrange(len(legal))])
+
+    def hint(self, observation: Any) -> tuple[int, str]:
+        return self.act(observation), "a legal move picked at random"

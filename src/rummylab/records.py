@@ -1,0 +1,192 @@
+"""Game records: JSON Lines, one object a line, streamed as play goes on.
+
+A record file holds one or more matches. Each match is::
+
+    {"type":"header","format":"rummylab-record","version":1,"game":"gin",
+     "options":{...},"seats":["simple","random"],"seed":7,"match":1}
+    {"type":"cut",...}                       three-player Gin: the role cut (D-6)
+    {"type":"deal","hand":1,"dealer":0,"deck":"7h Kd ..."}   deck order, top first
+    {"type":"action","seat":1,"action":"take discard"}
+    {"type":"advice","seat":2,"action":"discard 7h"}        the sitter's advice
+    {"type":"result","hand":1,"outcome":"knock",...,"scores":[..]}
+    ...
+    {"type":"end","winners":[1],"totals":[..],"hands_won":[..],"final_scores":[..]}
+
+Lines are compact JSON (``separators=(",", ":")``) with keys in the order
+above; replaying a record re-applies every action to a fresh state built from
+the header and the deck orders, and regenerates every line, which must match
+the record byte for byte.
+
+>>> import io
+>>> from rummylab import new_state
+>>> buf = io.StringIO()
+>>> state = new_state("gin", {"target": 10}, seed=5)
+>>> writer = RecordWriter(buf)
+>>> writer.begin(state, ["random", "random"])
+>>> while not state.is_terminal():
+...     state.apply_action(state.legal_actions()[-1])
+...     writer.write_events(state.take_events())
+>>> _ = buf.seek(0)
+>>> [m.winners == state.winners for m in replay(buf)]
+[True]
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import IO, Any
+
+from rummylab.cards import parse_cards
+from rummylab.errors import RecordError, RummyError
+from rummylab.game import Event, State
+from rummylab.registry import game_class
+
+FORMAT = "rummylab-record"
+VERSION = 1
+
+
+def dumps(event: Event) -> str:
+    """One record line (no newline)."""
+    return json.dumps(event, separators=(",", ":"), ensure_ascii=False)
+
+
+def header(state: State, seats: Sequence[str], match: int = 1) -> Event:
+    return {
+        "type": "header", "format": FORMAT, "version": VERSION, "game": state.game_name,
+        "options": dict(state.options), "seats": list(seats), "seed": state.seed,
+        "match": match,
+    }
+
+
+class RecordWriter:
+    """Streams matches to a text file as they are played."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+        self.matches = 0
+
+    def begin(self, state: State, seats: Sequence[str]) -> None:
+        """Start a match: its header, then what happened so far (cut, deal)."""
+        self.matches += 1
+        self.stream.write(dumps(header(state, seats, self.matches)) + "\n")
+        self.write_events(state.take_events())
+
+    def write_events(self, events: Iterable[Event]) -> None:
+        for e in events:
+            self.stream.write(dumps(e) + "\n")
+
+
+@dataclass
+class ReplayedMatch:
+    """One match that replayed cleanly."""
+
+    match: int
+    game: str
+    line: int
+    hands: int
+    actions: int
+    winners: list[int]
+    final_scores: list[int]
+    state: State
+
+
+def _read(stream: IO[str]) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    for n, raw in enumerate(stream, 1):
+        text = raw.rstrip("\n")
+        if not text.strip():
+            raise RecordError("empty line", n)
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise RecordError(f"not JSON ({e.msg})", n) from None
+        if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+            raise RecordError("each line must be a JSON object with a 'type'", n)
+        yield n, text, obj
+
+
+def _matches(stream: IO[str]) -> Iterator[list[tuple[int, str, dict[str, Any]]]]:
+    current: list[tuple[int, str, dict[str, Any]]] = []
+    for item in _read(stream):
+        n, _, obj = item
+        if obj["type"] == "header":
+            if current:
+                raise RecordError("a new match begins before the last one ended", n)
+            current = [item]
+        else:
+            if not current:
+                raise RecordError("the record must begin with a header line", n)
+            current.append(item)
+            if obj["type"] == "end":
+                yield current
+                current = []
+    if current:
+        raise RecordError("the record ends in the middle of a match", current[-1][0])
+
+
+def replay(stream: IO[str]) -> Iterator[ReplayedMatch]:
+    """Replay every match of a record, checking each line; yields each match
+    once it has replayed. A mismatch raises :class:`RecordError` with the
+    line number."""
+    for lines in _matches(stream):
+        yield _replay_match(lines)
+
+
+def _replay_match(lines: list[tuple[int, str, dict[str, Any]]]) -> ReplayedMatch:
+    n0, _, head = lines[0]
+    if head.get("format") != FORMAT:
+        raise RecordError(f"not a {FORMAT} header", n0)
+    if head.get("version") != VERSION:
+        raise RecordError(f"record format version {head.get('version')!r} is not supported "
+                          f"(this is version {VERSION})", n0)
+    try:
+        cls = game_class(str(head.get("game")))
+        decks = [parse_cards(obj["deck"]) for _, _, obj in lines if obj["type"] == "deal"]
+        kwargs: dict[str, Any] = cls.replay_setup([obj for _, _, obj in lines])  # type: ignore[attr-defined]
+        ctor: Any = cls
+        state: State = ctor(head.get("options"), head.get("seed"), decks=decks, **kwargs)
+        expected = dumps(header(state, head.get("seats", []), head.get("match", 1)))
+    except RecordError:
+        raise
+    except (RummyError, KeyError, TypeError, ValueError) as e:
+        raise RecordError(f"cannot set up the match: {e}", n0) from None
+    if expected != lines[0][1]:
+        raise RecordError("header does not match the options as the engine records them", n0)
+    pending = state.take_events()
+    actions = 0
+    for n, raw, obj in lines[1:]:
+        kind = obj["type"]
+        if kind in ("action", "advice"):
+            if pending:
+                raise RecordError(f"expected {dumps(pending[0])}", n)
+            try:
+                seat = obj["seat"]
+                if kind == "action":
+                    if seat != state.current_player():
+                        raise RecordError(f"seat {seat} acts, but seat "
+                                          f"{state.current_player()} is to act", n)
+                    state.apply(str(obj["action"]))
+                    actions += 1
+                else:
+                    advise = getattr(state, "advise", None)
+                    if advise is None:
+                        raise RecordError(f"{state.game_name} has no advice", n)
+                    advise(str(obj["action"]))
+            except RecordError:
+                raise
+            except (RummyError, KeyError) as e:
+                raise RecordError(f"illegal action: {e}", n) from None
+            pending = state.take_events()
+        if not pending:
+            raise RecordError(f"unexpected line: {raw[:80]}", n)
+        got = dumps(pending.pop(0))
+        if got != raw:
+            raise RecordError(f"mismatch: the engine writes {got[:200]}", n)
+    if pending or not state.is_terminal():
+        raise RecordError("the match is not over where the record ends", lines[-1][0])
+    hands = sum(1 for _, _, o in lines if o["type"] == "deal")
+    winners = list(getattr(state, "winners", []))
+    final = list(getattr(state, "final_scores", []))
+    return ReplayedMatch(int(head.get("match", 1)), state.game_name, n0, hands, actions,
+                         winners, final, state)
