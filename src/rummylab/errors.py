@@ -22,6 +22,7 @@ class IllegalActionError(RummyError, ValueError):
 class RecordError(RummyError, ValueError):
     """A record that cannot be read or does not replay."""
 
-    def __init__(self, message: str, line: int | None = None) -> None:
+    def __init__(self, message: str, line: int | None = None, *, unreadable: bool = False) -> None:
         self.line = line
+        self.unreadable = unreadable  # not a record at all, rather than one that fails
         super().__init__(f"line {line}: {message}" if line is not None else message)

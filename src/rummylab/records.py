@@ -19,12 +19,14 @@ the record byte for byte.
 
 >>> import io
 >>> from rummylab import new_state
+>>> from rummylab.bots import make_bot
 >>> buf = io.StringIO()
 >>> state = new_state("gin", {"target": 10}, seed=5)
+>>> bot = make_bot("simple", "gin")
 >>> writer = RecordWriter(buf)
->>> writer.begin(state, ["random", "random"])
+>>> writer.begin(state, ["simple", "simple"])
 >>> while not state.is_terminal():
-...     state.apply_action(state.legal_actions()[-1])
+...     state.apply_action(bot.act(state.observation(state.current_player())))
 ...     writer.write_events(state.take_events())
 >>> _ = buf.seek(0)
 >>> [m.winners == state.winners for m in replay(buf)]
@@ -96,13 +98,13 @@ def _read(stream: IO[str]) -> Iterator[tuple[int, str, dict[str, Any]]]:
     for n, raw in enumerate(stream, 1):
         text = raw.rstrip("\n")
         if not text.strip():
-            raise RecordError("empty line", n)
+            raise RecordError("empty line", n, unreadable=True)
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as e:
-            raise RecordError(f"not JSON ({e.msg})", n) from None
+            raise RecordError(f"not JSON ({e.msg})", n, unreadable=True) from None
         if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
-            raise RecordError("each line must be a JSON object with a 'type'", n)
+            raise RecordError("each line must be a JSON object with a 'type'", n, unreadable=True)
         yield n, text, obj
 
 
@@ -116,7 +118,7 @@ def _matches(stream: IO[str]) -> Iterator[list[tuple[int, str, dict[str, Any]]]]
             current = [item]
         else:
             if not current:
-                raise RecordError("the record must begin with a header line", n)
+                raise RecordError("the record must begin with a header line", n, unreadable=True)
             current.append(item)
             if obj["type"] == "end":
                 yield current
@@ -136,10 +138,10 @@ def replay(stream: IO[str]) -> Iterator[ReplayedMatch]:
 def _replay_match(lines: list[tuple[int, str, dict[str, Any]]]) -> ReplayedMatch:
     n0, _, head = lines[0]
     if head.get("format") != FORMAT:
-        raise RecordError(f"not a {FORMAT} header", n0)
+        raise RecordError(f"not a {FORMAT} header", n0, unreadable=True)
     if head.get("version") != VERSION:
         raise RecordError(f"record format version {head.get('version')!r} is not supported "
-                          f"(this is version {VERSION})", n0)
+                          f"(this is version {VERSION})", n0, unreadable=True)
     try:
         cls = game_class(str(head.get("game")))
         decks = [parse_cards(obj["deck"]) for _, _, obj in lines if obj["type"] == "deal"]

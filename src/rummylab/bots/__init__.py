@@ -3,8 +3,9 @@
 >>> from rummylab import new_state
 >>> state = new_state("gin", seed=2)
 >>> bot = make_bot("simple", "gin")
->>> state.action_to_string(bot.act(state.observation(state.current_player())))
-'pass'
+>>> action = bot.act(state.observation(state.current_player()))
+>>> action in state.legal_actions(), state.action_to_string(action)
+(True, 'take discard')
 """
 
 from __future__ import annotations

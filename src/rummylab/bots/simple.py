@@ -50,9 +50,9 @@ class SimpleGinBot(Bot):
                        -CARD_POINTS[a - KNOCK_BASE], a) for a in knocks]
             dw, _, a = min(scored)
             what = "gin" if dw == 0 else f"knock with {dw} deadwood"
-            return a, f"{what}, discarding {card_str(a - KNOCK_BASE)}"
+            return a, f"{what} as soon as the rules allow"
         discards = [a for a in legal if DISCARD_BASE <= a < KNOCK_BASE]
         scored = [(deadwood(hand & ~(1 << (a - DISCARD_BASE))),
                    -CARD_POINTS[a - DISCARD_BASE], a) for a in discards]
         dw, _, a = min(scored)
-        return a, f"discard {card_str(a - DISCARD_BASE)}: keeps the melds, leaves {dw} deadwood"
+        return a, f"keeps the melds and leaves the least deadwood ({dw})"

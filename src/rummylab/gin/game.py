@@ -53,6 +53,7 @@ from rummylab.gin.melds import (
     deadwood,
     deadwood_after_discard,
     knock_arrangement,
+    meld_str,
 )
 from rummylab.options import Option, OptionValue, resolve_options
 
@@ -108,14 +109,7 @@ GIN_OPTIONS: dict[str, Option] = {
 
 
 def _meld_strs(melds: Sequence[CardSet]) -> list[str]:
-    return [_meld_str(m) for m in melds]
-
-
-def _meld_str(meld: CardSet) -> str:
-    cards = cards_of(meld)
-    if rank_of(cards[0]) == rank_of(cards[-1]):
-        return cards_str(sorted(cards, key=suit_of))
-    return cards_str(cards)
+    return [meld_str(m) for m in melds]
 
 
 @dataclass(frozen=True)
@@ -431,9 +425,10 @@ class GinState(State):
             for c in self._discard:
                 live &= ~(1 << c)
             arr = knock_arrangement(khand, live)
+        layoffs: tuple[tuple[Card, int], ...] = ()
         if kdw == 0:
             darr = best_arrangement(dhand)
-            dmelds, layoffs, ddw_mask = darr.melds, (), darr.deadwood_mask
+            dmelds, ddw_mask = darr.melds, darr.deadwood_mask
         else:
             defence = best_defence(dhand, arr.melds)
             dmelds, layoffs, ddw_mask = defence.melds, defence.layoffs, defence.deadwood_mask

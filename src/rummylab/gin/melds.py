@@ -12,9 +12,9 @@ brute-force solver the tests compare it with.
 25
 >>> arr = best_arrangement(hand)
 >>> [mask_str(m) for m in arr.melds], mask_str(arr.deadwood_mask)
-(['7c 8c 9c', '4d 4h 4s'], '2c 3h Kd Qs')
+(['4d 4h 4s', '7c 8c 9c'], '2c Kd 3h Qs')
 >>> deadwood_after_discard(parse_mask("7c 8c 9c 4d 4h 4s 2c 3c Ah 2h Kd"))
-3
+8
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from rummylab.cards import (
     SUIT_MASK,
     Card,
     CardSet,
+    card_str,
     cards_of,
     mask_points,
     rank_of,
@@ -45,6 +46,9 @@ def _build_tables() -> tuple[list[int], list[int], list[int]]:
     best = [0] * n
     first = [0] * n
     best_disc = [0] * n
+    # an empty suit has no card to discard: every one-pass discard must
+    # leave some card out (a fully melded hand breaks or trims a meld)
+    best_disc[0] = -(1 << 20)
     for m in range(1, n):
         low = (m & -m).bit_length() - 1
         rest = m & (m - 1)
@@ -173,9 +177,8 @@ def deadwood_after_discard(hand: CardSet) -> int:
     """Least deadwood after the best discard (any card) of a hand.
 
     Equal to ``min(deadwood(hand & ~(1 << c)) for c in hand)`` but computed
-    in one pass: an arrangement of all the cards, less its highest
-    unmatched card (nothing, when every card is melded: some meld then has a
-    fourth card that can go).
+    in one pass: the best arrangement of all the cards with one card left
+    out, less its highest unmatched card.
     """
     triples = _triples(hand)
     opts = _set_options(hand, triples) if triples else ((0, 0),)
@@ -363,6 +366,19 @@ def is_meld(cards: CardSet) -> bool:
             low = bits & -bits
             return bits + low & bits == 0  # one contiguous block
     return False
+
+
+def meld_str(meld: CardSet) -> str:
+    """A meld in notation: a set by suit, a run by rank.
+
+    >>> from rummylab.cards import parse_mask
+    >>> meld_str(parse_mask("9c 7c 8c"))
+    '7c 8c 9c'
+    """
+    cards = cards_of(meld)
+    if rank_of(cards[0]) == rank_of(cards[-1]):
+        cards.sort(key=suit_of)
+    return " ".join(card_str(c) for c in cards)
 
 
 # --- lay-offs (§1.7, D-5) -------------------------------------------------

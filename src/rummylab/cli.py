@@ -1,0 +1,246 @@
+"""The ``rummylab`` command: rules, analyze, simulate, play, replay.
+
+A thin adapter: it parses, calls the engine and prints. Bad input is one line
+on stderr and exit code 2; a record that does not replay is exit code 1.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from rummylab.bots import make_bot
+from rummylab.errors import RecordError, RummyError
+from rummylab.match import MatchStats, match_seeds, play_match
+from rummylab.options import parse_option_args
+from rummylab.records import RecordWriter, replay
+from rummylab.registry import game_class, new_state
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    help="Gin Rummy, three-player Gin, Three Thirteen and Manipulation: "
+    "play, analyze, simulate, replay.",
+)
+console = Console()
+if not console.is_terminal:
+    console.width = max(console.width, 120)  # tables stay readable in pipes and logs
+err_console = Console(stderr=True)
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    raise typer.Exit(_one_line(message, code))
+
+
+# --- rules --------------------------------------------------------------
+
+
+@app.command()
+def rules(game: Annotated[str, typer.Argument(help="gin or gin3")]) -> None:
+    """Show the rules of a game and every option with its default."""
+    cls = game_class(game)
+    text = resources.files("rummylab.rules").joinpath(f"{cls.game_name}.md").read_text("utf-8")
+    console.print(Markdown(text))
+    table = Table(title=f"Options of {cls.game_name} (set with --option key=value)")
+    for col in ("option", "default", "values", "rule", "meaning"):
+        table.add_column(col)
+    for opt in cls.option_spec.values():
+        default = str(opt.default).lower() if isinstance(opt.default, bool) else str(opt.default)
+        table.add_row(opt.name, default, opt.allowed(), opt.rule, opt.help)
+    console.print(table)
+
+
+# --- analyze ------------------------------------------------------------
+
+
+@app.command()
+def analyze(
+    game: Annotated[str, typer.Argument(help="gin")],
+    cards: Annotated[list[str], typer.Argument(help="10 or 11 cards, e.g. 7h 8h 9h Ks ...")],
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """Least deadwood, melds and (for 11 cards) the best discard of a hand."""
+    name = game_class(game).game_name
+    if name not in ("gin", "gin3"):
+        fail(f"analyze does not know {name} yet")
+    from rummylab.analysis import analyze_gin
+
+    result = analyze_gin(" ".join(cards))
+    if as_json:
+        console.print_json(json.dumps(result))
+        return
+    table = Table(show_header=False)
+    for key, value in result.items():
+        table.add_row(key, " | ".join(value) if isinstance(value, list) else str(value))
+    console.print(table)
+
+
+# --- simulate -----------------------------------------------------------
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Argument(help="gin or gin3")],
+    bots: Annotated[str, typer.Option(help="one bot per seat, comma-separated, "
+                                      "e.g. random,simple")] = "",
+    games: Annotated[int, typer.Option(help="number of matches")] = 100,
+    seed: Annotated[int, typer.Option(help="seed of the whole run")] = 1,
+    record: Annotated[Path | None, typer.Option(help="write a JSON Lines record")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", help="rule option key=value (repeatable)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+    progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+) -> None:
+    """Play full matches between bots and summarize them."""
+    cls = game_class(game)
+    name = cls.game_name
+    options = parse_option_args(option)
+    probe = new_state(name, options, 0)  # validates the options before anything runs
+    specs = [b for b in bots.split(",") if b.strip()] if bots else ["simple"] * probe.num_players
+    if len(specs) != probe.num_players:
+        fail(f"{name} needs {probe.num_players} bots, got {len(specs)}: {bots}")
+    if games < 1:
+        fail("--games must be at least 1")
+    seeds = match_seeds(seed, games)
+    players = [make_bot(s, name, seed=i) for i, s in enumerate(specs)]
+    stats = MatchStats(name, [b.spec() for b in players])
+    stream = None
+    if record is not None:
+        try:
+            stream = record.open("w", encoding="utf-8")
+        except OSError as e:
+            fail(f"cannot write {record}: {e.strerror}")
+    writer = RecordWriter(stream) if stream is not None else None
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), console=err_console,
+                      disable=not progress or as_json) as bar:
+            task = bar.add_task(f"{name} matches", total=games)
+            for i, match_seed in enumerate(seeds):
+                players = [make_bot(s, name, seed=match_seed + k) for k, s in enumerate(specs)]
+                play_match(name, players, match_seed, options, writer=writer, stats=stats)
+                if i % 8 == 0 or i == games - 1:
+                    bar.update(task, completed=i + 1)
+    finally:
+        if stream is not None:
+            stream.close()
+    if as_json:
+        console.print_json(json.dumps(stats.to_dict()))
+        return
+    _print_stats(stats)
+
+
+def _print_stats(stats: MatchStats) -> None:
+    table = Table(title=f"{stats.game}: {stats.matches} matches, {stats.hands} hands, "
+                  f"{stats.drawn} drawn")
+    for col in ("seat", "bot", "wins", "win % (95% CI)", "pts/hand", "hands won",
+                "knocks", "gins", "undercuts"):
+        table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
+    for row in stats.rows():
+        wins = row["match_wins"]
+        table.add_row(
+            str(row["seat"]), row["name"],
+            f"{wins:g}", f"{row['win_rate']:.1%} ({row['ci_low']:.1%}-{row['ci_high']:.1%})",
+            f"{row['points_per_hand']:.2f}", str(row["hands_won"]), str(row["knocks"]),
+            str(row["gins"]), str(row["undercuts"]),
+        )
+    console.print(table)
+
+
+# --- replay -------------------------------------------------------------
+
+
+@app.command("replay")
+def replay_cmd(
+    file: Annotated[Path, typer.Argument(help="a JSON Lines record")],
+    quiet: Annotated[bool, typer.Option("--quiet", "-q")] = False,
+) -> None:
+    """Re-apply a record and verify every line (exit 1 at the first mismatch)."""
+    try:
+        stream = file.open(encoding="utf-8")
+    except OSError as e:
+        fail(f"cannot read {file}: {e.strerror}")
+    n = hands = actions = 0
+    with stream:
+        try:
+            for m in replay(stream):
+                n += 1
+                hands += m.hands
+                actions += m.actions
+                if not quiet:
+                    console.print(f"match {m.match} ({m.game}, line {m.line}): {m.hands} hands, "
+                                  f"winners {m.winners}, final scores {m.final_scores}",
+                                  highlight=False)
+        except RecordError as e:
+            fail(str(e), 2 if e.unreadable else 1)
+        except UnicodeDecodeError:
+            fail(f"{file} is not a text file")
+    if n == 0:
+        fail(f"{file} holds no match")
+    console.print(f"ok: {n} matches, {hands} hands, {actions} actions replayed "
+                  "to the same bytes", highlight=False)
+
+
+# --- play ---------------------------------------------------------------
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="gin or gin3")] = "gin",
+    bot: Annotated[str, typer.Option(help="the opponent (gin3: both other players)")] = "simple",
+    seed: Annotated[int | None, typer.Option(help="seed of the match")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", help="rule option key=value (repeatable)")] = None,
+    record: Annotated[Path | None, typer.Option(help="write the match's record")] = None,
+) -> None:
+    """Play a full match against a bot in the terminal."""
+    from rummylab.tui import play_terminal
+
+    name = game_class(game).game_name
+    options = parse_option_args(option)
+    play_terminal(name, bot, seed, options, record, console)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: every error becomes one line and an exit code."""
+    try:
+        rc = app(args=argv, standalone_mode=False)
+    except typer.Exit as e:
+        return int(e.exit_code)
+    except typer.Abort:
+        err_console.print("rummylab: aborted")
+        return 1
+    except RummyError as e:
+        return _one_line(str(e), 2)
+    except (BrokenPipeError, KeyboardInterrupt):
+        return 1
+    except Exception as e:
+        # the command-line parser's own usage errors (wrong type, missing argument)
+        if hasattr(e, "format_message") and hasattr(e, "exit_code"):
+            if type(e).__name__ == "NoArgsIsHelpError":
+                console.print(e.format_message())
+                return 0
+            return _one_line(str(e.format_message()), 2)
+        raise
+    return rc if isinstance(rc, int) else 0
+
+
+def _one_line(message: str, code: int) -> int:
+    text = " ".join(message.split())
+    err_console.print(f"rummylab: error: {text}", markup=False, highlight=False, soft_wrap=True)
+    return code
+
+
+def run() -> None:  # pragma: no cover - console script
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Rules texts shown by `rummylab rules GAME`."""

@@ -1,0 +1,299 @@
+"""Playing Gin against bots in a terminal, with Rich.
+
+Type a card to discard it (``7h``), ``k 7h`` to knock discarding it,
+``s`` to draw from the stock, ``t`` to take the discard, ``p`` to pass,
+``hint`` for advice, ``quit`` to leave, or the number of a listed move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import IO
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from rummylab.bots import make_bot
+from rummylab.cards import CARD_POINTS, Card, CardSet, card_str, cards_of, parse_card
+from rummylab.errors import CardError, IllegalActionError
+from rummylab.game import Event
+from rummylab.gin.game import (
+    BIG_GIN,
+    DISCARD_BASE,
+    DRAW_STOCK,
+    KNOCK_BASE,
+    PASS,
+    TAKE_DISCARD,
+    GinObservation,
+    GinState,
+)
+from rummylab.gin.melds import best_arrangement, deadwood
+from rummylab.records import RecordWriter
+from rummylab.registry import new_state
+
+SUIT_STYLE = {0: "bold", 1: "bold red", 2: "bold red", 3: "bold"}
+SYMBOL = "♣♦♥♠"
+
+
+def card_text(card: Card) -> Text:
+    label = card_str(card)
+    return Text(label[0] + SYMBOL[card // 13], style=SUIT_STYLE[card // 13])
+
+
+def cards_text(cards: list[Card]) -> Text:
+    out = Text()
+    for i, c in enumerate(cards):
+        if i:
+            out.append(" ")
+        out.append_text(card_text(c))
+    return out
+
+
+def hand_text(hand: CardSet) -> Text:
+    """The hand with its best melds first, in brackets, then the deadwood."""
+    arr = best_arrangement(hand)
+    out = Text()
+    for meld in arr.melds:
+        out.append("[")
+        cards = cards_of(meld)
+        if cards[0] % 13 == cards[-1] % 13:
+            cards.sort(key=lambda c: c // 13)
+        out.append_text(cards_text(cards))
+        out.append("] ")
+    out.append_text(cards_text(cards_of(arr.deadwood_mask)))
+    out.append(f"   deadwood {arr.deadwood}", style="cyan")
+    return out
+
+
+class TerminalGame:
+    """One human seat against bots; input and output through a Rich console."""
+
+    def __init__(self, game: str, bot: str, seed: int | None, options: Mapping[str, object],
+                 console: Console, human: int = 0) -> None:
+        self.state = new_state(game, options, seed)
+        assert isinstance(self.state, GinState)
+        self.gin: GinState = self.state
+        self.console = console
+        self.human = human
+        self.bots = {s: make_bot(bot, game, None if seed is None else seed + s)
+                     for s in range(self.state.num_players) if s != human}
+        self.adviser = make_bot("simple", game)
+        self.names = ["You" if s == human else f"{bot} ({s})"
+                      for s in range(self.state.num_players)]
+
+    def ask(self, prompt: str) -> str:
+        return self.console.input(prompt).strip()
+
+    def run(self, writer: RecordWriter | None = None) -> None:
+        state = self.gin
+        if writer is not None:
+            writer.begin(state, [self.names[s] if s != self.human else "human"
+                                 for s in range(state.num_players)])
+        self.report(state.take_events() if writer is None else [])
+        self.announce_hand()
+        while not state.is_terminal():
+            seat = state.current_player()
+            if seat == self.human:
+                action = self.human_turn()
+                if action is None:
+                    self.console.print("You left the match.")
+                    return
+                if action == DRAW_STOCK:
+                    drawn = state.stock[0]
+                    line = Text("You drew ")
+                    line.append_text(card_text(drawn))
+                    self.console.print(line)
+            else:
+                action = self.bots[seat].act(state.observation(seat))
+                self.console.print(f"{self.names[seat]}: {self.describe(seat, action)}",
+                                   highlight=False)
+            state.apply_action(action)
+            events = state.take_events()
+            if writer is not None:
+                writer.write_events(events)
+            self.report(events)
+
+    def describe(self, seat: int, action: int) -> str:
+        text = self.gin.action_to_string(action)
+        if action == TAKE_DISCARD:
+            return f"takes {card_str(self.gin.discard_pile[-1])} from the discard pile"
+        if action == DRAW_STOCK:
+            return "draws from the stock"
+        if action == PASS:
+            return "passes on the upcard"
+        return text
+
+    def announce_hand(self) -> None:
+        st = self.gin
+        roles = ""
+        if st.num_players == 3:
+            roles = ", ".join(f"{self.names[s]}: {st.role_of(s)}" for s in range(3))
+        self.console.rule(f"Hand {st.hand_number} — dealer {self.names[st.dealer]}  {roles}")
+
+    def report(self, events: list[Event]) -> None:
+        for e in events:
+            if e["type"] == "result":
+                self.show_result(e)
+            elif e["type"] == "deal" and e["hand"] > 1:
+                self.announce_hand()
+            elif e["type"] == "end":
+                self.show_end(e)
+
+    def show_result(self, e: Event) -> None:
+        c = self.console
+        if e["outcome"] == "drawn":
+            c.print("[bold]Drawn hand[/]: two cards left in the stock, no score; "
+                    "the same dealer deals again.")
+        else:
+            k, d = self.names[e["knocker"]], self.names[e["defender"]]
+            word = {"gin": "goes gin", "big_gin": "goes big gin"}.get(e["outcome"], "knocks")
+            c.print(f"[bold]{k} {word}[/]: melds {' | '.join(e['knocker_melds']) or '-'}; "
+                    f"deadwood {e['knocker_deadwood_cards'] or '-'} "
+                    f"({e['knocker_deadwood']})", highlight=False)
+            lay = ", ".join(f"{card} on {e['knocker_melds'][i]}" for card, i in e["layoffs"])
+            c.print(f"{d}: melds {' | '.join(e['defender_melds']) or '-'}; "
+                    f"lays off {lay or 'nothing'}; deadwood "
+                    f"{e['defender_deadwood_cards'] or '-'} ({e['defender_deadwood']})",
+                    highlight=False)
+            what = "undercut! " if e["outcome"] == "undercut" else ""
+            c.print(f"[bold]{what}{self.names[e['winner']]} scores {e['points']}[/]",
+                    highlight=False)
+        self.score_sheet()
+
+    def score_sheet(self) -> None:
+        t = Table(title="Score sheet")
+        t.add_column("hand", justify="right")
+        t.add_column("result")
+        for s in range(self.gin.num_players):
+            t.add_column(self.names[s], justify="right")
+        for r in self.gin.hand_results:
+            who = "-" if r["winner"] is None else self.names[r["winner"]]
+            t.add_row(str(r["hand"]), f"{r['outcome']} {who} +{r['points']}",
+                      *(str(x) for x in r["scores"]))
+        self.console.print(t)
+
+    def show_end(self, e: Event) -> None:
+        winners = " and ".join(self.names[w] for w in e["winners"])
+        self.console.print(f"[bold green]{winners} won the match[/] — final scores: "
+                            + ", ".join(f"{self.names[s]} {v}"
+                                        for s, v in enumerate(e["final_scores"])),
+                            highlight=False)
+
+    def show_table(self, obs: GinObservation) -> None:
+        c = self.console
+        top = card_text(obs.discard_pile[-1]) if obs.discard_pile else Text("-")
+        line = Text(f"Scores: {', '.join(f'{self.names[s]} {v}' for s, v in enumerate(obs.scores))}"
+                    f"   stock {obs.stock_size}   discard ")
+        line.append_text(top)
+        c.print(line)
+        if obs.opponent_known:
+            known = Text("Opponent holds: ")
+            known.append_text(cards_text(cards_of(obs.opponent_known)))
+            c.print(known)
+        mine = Text("Your hand: ")
+        mine.append_text(hand_text(obs.hand))
+        c.print(mine)
+
+    def human_turn(self) -> int | None:
+        st = self.gin
+        obs = st.observation(self.human)
+        legal = list(obs.legal_actions)
+        self.show_table(obs)
+        menu = self.menu(obs)
+        for i, (_, label) in enumerate(menu, 1):
+            self.console.print(f"  {i:>2}. {label}", highlight=False)
+        while True:
+            try:
+                raw = self.ask("Your move: ")
+            except EOFError:
+                return None
+            if raw.lower() in ("q", "quit", "exit"):
+                return None
+            if raw.lower() in ("h", "hint"):
+                action, reason = self.adviser.hint(obs)
+                self.console.print(f"Hint: {st.action_to_string(action)} — {reason}",
+                                   highlight=False)
+                continue
+            try:
+                action = self.parse(raw, obs, menu)
+            except (IllegalActionError, CardError) as e:
+                self.console.print(f"[red]{e}[/]", highlight=False)
+                continue
+            if action not in legal:
+                self.console.print(f"[red]{st.action_to_string(action)} is not legal now[/]",
+                                   highlight=False)
+                continue
+            if KNOCK_BASE <= action < BIG_GIN:
+                card = action - KNOCK_BASE
+                dw = deadwood(obs.hand & ~(1 << card))
+                word = "Go gin" if dw == 0 else f"Knock with {dw} deadwood"
+                try:
+                    ok = self.ask(f"{word}, discarding {card_str(card)}? [y/n] ")
+                except EOFError:
+                    return None
+                if not ok.lower().startswith("y"):
+                    continue
+            return action
+
+    def menu(self, obs: GinObservation) -> list[tuple[int, str]]:
+        out = []
+        top = card_str(obs.discard_pile[-1]) if obs.discard_pile else ""
+        for a in obs.legal_actions:
+            if a == TAKE_DISCARD:
+                out.append((a, f"take {top} from the discard pile (t)"))
+            elif a == DRAW_STOCK:
+                out.append((a, "draw from the stock (s)"))
+            elif a == PASS:
+                out.append((a, f"pass on {top} (p)"))
+            elif a == BIG_GIN:
+                out.append((a, "big gin"))
+        knocks = [a for a in obs.legal_actions if KNOCK_BASE <= a < BIG_GIN]
+        for a in knocks:
+            dw = deadwood(obs.hand & ~(1 << (a - KNOCK_BASE)))
+            word = "gin" if dw == 0 else f"knock ({dw} deadwood)"
+            out.append((a, f"{word}, discarding {card_str(a - KNOCK_BASE)} "
+                           f"(k {card_str(a - KNOCK_BASE)})"))
+        discards = [a for a in obs.legal_actions if DISCARD_BASE <= a < KNOCK_BASE]
+        discards.sort(key=lambda a: (deadwood(obs.hand & ~(1 << (a - DISCARD_BASE))),
+                                     -CARD_POINTS[a - DISCARD_BASE]))
+        for a in discards:
+            c = a - DISCARD_BASE
+            dw = deadwood(obs.hand & ~(1 << c))
+            out.append((a, f"discard {card_str(c)} (leaves {dw} deadwood)"))
+        return out
+
+    def parse(self, raw: str, obs: GinObservation, menu: list[tuple[int, str]]) -> int:
+        text = raw.strip().lower()
+        if text.isdigit():
+            i = int(text)
+            if not 1 <= i <= len(menu):
+                raise IllegalActionError(f"choose a move from 1 to {len(menu)}")
+            return menu[i - 1][0]
+        short = {"s": DRAW_STOCK, "stock": DRAW_STOCK, "d": DRAW_STOCK, "t": TAKE_DISCARD,
+                 "take": TAKE_DISCARD, "p": PASS, "pass": PASS}
+        if text in short:
+            return short[text]
+        words = text.split()
+        if len(words) == 2 and words[0] in ("k", "knock", "g", "gin"):
+            return KNOCK_BASE + parse_card(words[1])
+        if len(words) == 1:
+            try:
+                return DISCARD_BASE + parse_card(words[0])
+            except CardError:
+                pass
+        return self.gin.string_to_action(raw)
+
+
+def play_terminal(game: str, bot: str, seed: int | None, options: Mapping[str, object],
+                  record: Path | None, console: Console) -> None:
+    tg = TerminalGame(game, bot, seed, options, console)
+    console.print(f"[bold]{game}[/] against {bot}. Type a card to discard it, 'k CARD' to "
+                  "knock, 's' stock, 't' take, 'p' pass, 'hint', 'quit', or a move's number.")
+    stream: IO[str] | None = record.open("w", encoding="utf-8") if record else None
+    try:
+        tg.run(RecordWriter(stream) if stream else None)
+    finally:
+        if stream:
+            stream.close()

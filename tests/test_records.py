@@ -1,0 +1,233 @@
+"""Game records: JSON Lines that replay byte for byte; a tampered record is a
+RecordError naming the line ("What a complete implementation shows")."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from helpers import gin, play
+from rummylab import new_state
+from rummylab.bots import make_bot
+from rummylab.errors import RecordError
+from rummylab.gin.game import GinState
+from rummylab.gin.three import Gin3State
+from rummylab.records import RecordWriter, dumps, replay
+
+
+def record_match(game: str, seed: int, options=None, advise: bool = False,
+                 writer: RecordWriter | None = None, stream: io.StringIO | None = None) -> str:
+    """Play one match with simple bots and return its record text."""
+    stream = stream or io.StringIO()
+    writer = writer or RecordWriter(stream)
+    state = new_state(game, options or {"target": 40}, seed=seed)
+    bots = [make_bot("simple", game, seed + i) for i in range(state.num_players)]
+    writer.begin(state, ["simple"] * state.num_players)
+    while not state.is_terminal():
+        seat = state.current_player()
+        if advise and isinstance(state, Gin3State) and seat == state.non_dealer:
+            state.advise(state.legal_actions()[0])
+        state.apply_action(bots[seat].act(state.observation(seat)))
+        writer.write_events(state.take_events())
+    return stream.getvalue()
+
+
+def replay_text(text: str):
+    return list(replay(io.StringIO(text)))
+
+
+def lines_of(text: str) -> list[str]:
+    return text.splitlines(keepends=True)
+
+
+def first_line(text: str, pred) -> int:
+    """1-based number of the first line whose object satisfies ``pred``."""
+    for n, line in enumerate(text.splitlines(), 1):
+        if pred(json.loads(line)):
+            return n
+    raise AssertionError("no such line")
+
+
+@pytest.mark.parametrize("game", ["gin", "gin3"])
+def test_records_replay_byte_for_byte(game):
+    """Records: a match replays to the same result; every line is regenerated
+    by the engine and must match byte for byte."""
+    text = record_match(game, 3, advise=True)
+    (m,) = replay_text(text)
+    assert m.game == game and m.line == 1
+    lines = text.splitlines()
+    assert m.hands == sum(1 for line in lines if '"type":"deal"' in line)
+    assert m.actions == sum(1 for line in lines if '"type":"action"' in line)
+    assert m.winners == m.state.winners and m.winners
+    head = json.loads(lines[0])
+    assert head["format"] == "rummylab-record" and head["version"] == 1
+    assert head["game"] == game and head["seed"] == 3
+    assert json.loads(lines[-1])["type"] == "end"
+    for line in lines:
+        assert dumps(json.loads(line)) == line  # compact, key order kept
+
+
+def test_records_gin3_record_holds_cut_and_advice():
+    """Records: three-player Gin records the role cut (D-6) and the sitter's
+    advice (§2.2), and both replay."""
+    text = record_match("gin3", 5, advise=True)
+    kinds = [json.loads(line)["type"] for line in text.splitlines()]
+    assert kinds[:3] == ["header", "cut", "deal"]
+    assert "advice" in kinds
+    replay_text(text)
+
+
+def test_records_several_matches_in_one_file():
+    """Records: a file holds one or more matches, numbered."""
+    stream = io.StringIO()
+    writer = RecordWriter(stream)
+    record_match("gin", 1, writer=writer, stream=stream)
+    text = record_match("gin", 2, writer=writer, stream=stream)
+    ms = replay_text(text)
+    assert [m.match for m in ms] == [1, 2]
+    headers = [n for n, line in enumerate(text.splitlines(), 1) if '"type":"header"' in line]
+    assert [m.line for m in ms] == headers and headers[0] == 1
+
+
+def test_records_scripted_match_replays():
+    """Records: a scripted deal (deck orders given) is recorded and replays."""
+    state = gin("Ac 2c 3c 7d 7h 7s 9h Th Jh Kd", "4s 5s 6s Jc Jd Js 2h 3h 4h Tc", "Qh", "",
+                {"target": 30})
+    stream = io.StringIO()
+    writer = RecordWriter(stream)
+    writer.begin(state, ["a", "b"])
+    play(state, "take discard", "knock Kd")
+    writer.write_events(state.take_events())
+    (m,) = replay_text(stream.getvalue())
+    assert m.winners == [1] and m.final_scores == [0, 35]
+
+
+# --- tampering ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def gin_text() -> str:
+    return record_match("gin", 8)
+
+
+def tamper(text: str, n: int, new: str) -> str:
+    lines = text.splitlines()
+    lines[n - 1] = new
+    return "\n".join(lines) + "\n"
+
+
+def assert_error_at(text: str, line: int, match: str | None = None) -> RecordError:
+    with pytest.raises(RecordError, match=match) as info:
+        replay_text(text)
+    assert info.value.line == line
+    assert str(info.value).startswith(f"line {line}:")
+    return info.value
+
+
+def test_records_tampered_action_is_an_error_at_its_line(gin_text):
+    """Records: an action changed to one that is not legal there fails on its line."""
+    n = first_line(gin_text, lambda o: o["type"] == "action" and o["action"].startswith("discard"))
+    obj = json.loads(gin_text.splitlines()[n - 1])
+    obj["action"] = "pass"  # no pass after the opening
+    assert_error_at(tamper(gin_text, n, dumps(obj)), n, "illegal action")
+
+
+def test_records_tampered_legal_action_fails_where_the_record_diverges(gin_text):
+    """Records: changing an opening pass into taking the upcard is legal, but
+    the next line (the dealer's turn) no longer matches."""
+    n = first_line(gin_text, lambda o: o["type"] == "action")
+    obj = json.loads(gin_text.splitlines()[n - 1])
+    obj["action"] = "take discard" if obj["action"] == "pass" else "pass"
+    assert_error_at(tamper(gin_text, n, dumps(obj)), n + 1)
+
+
+def test_records_wrong_seat_is_an_error_at_its_line(gin_text):
+    """Records: an action by the wrong seat fails on its line."""
+    n = first_line(gin_text, lambda o: o["type"] == "action")
+    obj = json.loads(gin_text.splitlines()[n - 1])
+    obj["seat"] = 1 - obj["seat"]
+    assert_error_at(tamper(gin_text, n, dumps(obj)), n, "is to act")
+
+
+def test_records_changed_result_is_a_mismatch_at_its_line(gin_text):
+    """Records: a result whose points were edited fails byte comparison."""
+    n = first_line(gin_text, lambda o: o["type"] == "result")
+    obj = json.loads(gin_text.splitlines()[n - 1])
+    obj["points"] += 1
+    assert_error_at(tamper(gin_text, n, dumps(obj)), n, "mismatch")
+
+
+def test_records_reformatted_line_is_a_mismatch(gin_text):
+    """Records: byte for byte — the same object with other spacing does not pass."""
+    n = first_line(gin_text, lambda o: o["type"] == "result")
+    obj = json.loads(gin_text.splitlines()[n - 1])
+    assert_error_at(tamper(gin_text, n, json.dumps(obj)), n, "mismatch")
+
+
+def test_records_truncated_record_is_an_error_at_its_last_line(gin_text):
+    """Records: a record that stops mid-match fails at its last line."""
+    lines = lines_of(gin_text)
+    for keep in (len(lines) - 1, len(lines) // 2, 1):
+        assert_error_at("".join(lines[:keep]), keep, "middle of a match")
+
+
+def test_records_missing_action_line_is_an_error(gin_text):
+    """Records: a record with an action line removed fails on the line after."""
+    n = first_line(gin_text, lambda o: o["type"] == "action")
+    lines = lines_of(gin_text)
+    text = "".join(lines[: n - 1] + lines[n:])
+    assert_error_at(text, n)
+
+
+def test_records_not_json_is_an_error_at_its_line(gin_text):
+    """Records: a line that is not JSON fails on its line."""
+    assert_error_at(tamper(gin_text, 4, '{"type": "action", '), 4, "not JSON")
+    assert_error_at(tamper(gin_text, 3, "[1, 2]"), 3, "JSON object")
+    assert_error_at(tamper(gin_text, 5, ""), 5, "empty line")
+
+
+def test_records_wrong_version_is_an_error_at_the_header(gin_text):
+    """Records: an unsupported format version fails on the header line."""
+    head = json.loads(gin_text.splitlines()[0])
+    head["version"] = 2
+    assert_error_at(tamper(gin_text, 1, dumps(head)), 1, "version 2")
+    head["version"], head["format"] = 1, "something-else"
+    assert_error_at(tamper(gin_text, 1, dumps(head)), 1, "header")
+
+
+def test_records_wrong_header_fields_are_errors_at_the_header(gin_text):
+    """Records: an unknown game or option in the header fails on line 1."""
+    head = json.loads(gin_text.splitlines()[0])
+    assert_error_at(tamper(gin_text, 1, dumps({**head, "game": "canasta"})), 1)
+    bad = {**head, "options": {**head["options"], "nope": 1}}
+    assert_error_at(tamper(gin_text, 1, dumps(bad)), 1)
+
+
+def test_records_second_match_errors_count_lines_from_the_file_start():
+    """Records: line numbers count from the start of the file, across matches."""
+    stream = io.StringIO()
+    writer = RecordWriter(stream)
+    record_match("gin", 1, writer=writer, stream=stream)
+    text = record_match("gin3", 2, writer=writer, stream=stream)
+    lines = text.splitlines()
+    second = next(i for i, line in enumerate(lines, 1) if i > 1 and '"type":"header"' in line)
+    n = next(i for i in range(second, len(lines) + 1) if '"type":"action"' in lines[i - 1])
+    obj = json.loads(lines[n - 1])
+    obj["seat"] = (obj["seat"] + 1) % 3
+    with pytest.raises(RecordError) as info:
+        replay_text(tamper(text, n, dumps(obj)))
+    assert info.value.line == n
+
+
+def test_records_record_must_begin_with_a_header(gin_text):
+    """Records: a record whose first line is not a header fails at line 1."""
+    assert_error_at("".join(lines_of(gin_text)[1:]), 1, "header")
+
+
+def test_records_header_options_are_the_resolved_options():
+    """Records: options are recorded as the engine resolved them."""
+    text = record_match("gin", 4, options={"target": "25", "big_gin": "yes"})
+    head = json.loads(text.splitlines()[0])
+    assert head["options"] == GinState({"target": 25, "big_gin": True}, 4).options
