@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import draw_and_throw, gin, mask, play, play_to_drawn_hand, snapshot
+from helpers import deck_order, draw_and_throw, gin, mask, play, play_to_drawn_hand, snapshot
 from rummylab.cards import mask_str, parse_card
 from rummylab.errors import CardError, IllegalActionError
 from rummylab.gin.game import BIG_GIN, DRAW_STOCK, KNOCK_BASE, PASS, TAKE_DISCARD, GinState
@@ -58,8 +58,7 @@ def test_rule_1_1_match_is_scored_over_several_hands():
 
 
 def _gin_deck():
-    from helpers import deck_order
-
+    """The gin hand's deck order, for later hands (whoever is the non-dealer)."""
     return deck_order(GIN_ND, DEAD_10, GIN_UP)
 
 

@@ -187,3 +187,57 @@ def check_deck_order(cards: Sequence[Card], decks: int = 1, jokers: int = 0) -> 
         raise CardError(
             f"a deck order must hold each of the {len(expected)} cards of the pack exactly once"
         )
+
+
+# --- multisets of cards (two decks): bit c = one copy, bit 52 + c = two copies
+
+
+def multi_add(multi: int, card: Card) -> int:
+    """Add one copy of ``card`` (up to two) to a two-deck multiset.
+
+    >>> mask_str(multi_add(multi_add(0, 5), 5) & FULL_DECK), multi_count(multi_add(multi_add(0, 5), 5))
+    ('6c', 2)
+    """
+    bit = 1 << card
+    if multi & bit:
+        if multi >> (52 + card) & 1:
+            raise CardError(f"a third {card_str(card)}: two decks hold two of each card")
+        return multi | (bit << 52)
+    return multi | bit
+
+
+def multi_remove(multi: int, card: Card) -> int:
+    """Remove one copy of ``card``; it must be there."""
+    high = 1 << (52 + card)
+    if multi & high:
+        return multi & ~high
+    bit = 1 << card
+    if not multi & bit:
+        raise CardError(f"{card_str(card)} is not there")
+    return multi & ~bit
+
+
+def multi_has(multi: int, card: Card) -> bool:
+    return bool(multi >> card & 1)
+
+
+def multi_count(multi: int) -> int:
+    return multi.bit_count()
+
+
+def multi_cards(multi: int) -> list[Card]:
+    """The cards of a multiset in index order, duplicates repeated."""
+    low = cards_of(multi & FULL_DECK)
+    high = cards_of(multi >> 52)
+    return sorted(low + high)
+
+
+def multi_of(cards: Iterable[Card]) -> int:
+    m = 0
+    for c in cards:
+        m = multi_add(m, c)
+    return m
+
+
+def multi_str(multi: int) -> str:
+    return cards_str(multi_cards(multi))

@@ -52,3 +52,53 @@ def gin_deadwood(cards: list[Card]) -> int:
 
 def gin_deadwood_after_discard(cards: list[Card]) -> int:
     return min(gin_deadwood([x for x in cards if x != c]) for c in cards)
+
+
+def thirteen_is_combo(cards: list[Card], wild_rank: int, all_wild: bool = False) -> bool:
+    """A legal Three Thirteen combination (§3.6-3.8, D-8, D-9, D-22)?"""
+    if len(cards) < 3:
+        return False
+    naturals = [c for c in cards if c % 13 != wild_rank]
+    wilds = len(cards) - len(naturals)
+    if not naturals:
+        return all_wild
+    if len({c % 13 for c in naturals}) == 1:
+        return True  # a set: any number of cards, identical ones allowed
+    if len({c // 13 for c in naturals}) != 1:
+        return False
+    ranks = [c % 13 for c in naturals]
+    if len(set(ranks)) != len(ranks) or len(cards) > 13:
+        return False
+    return max(ranks) - min(ranks) + 1 <= len(naturals) + wilds
+
+
+def thirteen_penalty(cards: list[Card], wild_rank: int, all_wild: bool = False,
+                     discard: bool = False) -> int:
+    """Least penalty by trying every partition of the hand into combinations
+    and unmatched cards; with ``discard``, the least after the best discard."""
+    from functools import lru_cache
+
+    n = len(cards)
+
+    @lru_cache(maxsize=None)
+    def best(mask: int) -> int:
+        if not mask:
+            return 0
+        i = (mask & -mask).bit_length() - 1
+        rest = mask & ~(1 << i)
+        v = CARD_POINTS[cards[i]] + best(rest)
+        # every combination containing card i and others from rest
+        others = [j for j in range(n) if rest >> j & 1]
+        for k in range(2, len(others) + 1):
+            for combo in combinations(others, k):
+                if thirteen_is_combo([cards[i]] + [cards[j] for j in combo], wild_rank, all_wild):
+                    m = rest
+                    for j in combo:
+                        m &= ~(1 << j)
+                    v = min(v, best(m))
+        return v
+
+    full = (1 << n) - 1
+    if discard:
+        return min(best(full & ~(1 << i)) for i in range(n))
+    return best(full)
