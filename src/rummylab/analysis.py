@@ -8,10 +8,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from rummylab.cards import card_str, mask_str, parse_mask
+from rummylab.cards import (
+    card_str,
+    cards_str,
+    mask_str,
+    multi_count,
+    multi_of,
+    parse_cards,
+    parse_mask,
+)
 from rummylab.errors import CardError
 from rummylab.gin.game import GIN_OPTIONS
 from rummylab.gin.melds import best_arrangement, best_discards, meld_str
+from rummylab.thirteen.solver import combo_str, solve
 
 
 def analyze_gin(cards: str, knock_limit: int | None = None) -> dict[str, Any]:
@@ -34,4 +43,33 @@ def analyze_gin(cards: str, knock_limit: int | None = None) -> dict[str, Any]:
     out["deadwood"] = arr.deadwood
     out["melds"] = [meld_str(m) for m in arr.melds]
     out["deadwood_cards"] = mask_str(arr.deadwood_mask)
+    return out
+
+
+def analyze_thirteen(cards: str, round_: int, *, natural_wild_sets: bool = False) -> dict[str, Any]:
+    """For ``r + 2`` cards: ``penalty``, ``melds``, ``unmatched``. For ``r + 3``
+    (after the draw) also ``discard`` and ``can_go_out``, the rest counted after
+    that discard. Wilds are written with the card they stand for (``3h=7s``).
+
+    >>> analyze_thirteen("5h 6h 3c 8h 9d 9s 9c Kc", 1)["discard"]
+    'Kc'
+    """
+    if not 1 <= round_ <= 11:
+        raise CardError(f"a Three Thirteen round is 1 to 11, got {round_}")
+    multi = multi_of(parse_cards(cards))
+    n = multi_count(multi)
+    if n not in (round_ + 2, round_ + 3):
+        raise CardError(f"round {round_} hands hold {round_ + 2} cards "
+                        f"({round_ + 3} after the draw), got {n}")
+    wild = round_ + 1
+    out: dict[str, Any] = {}
+    after = n == round_ + 3
+    sol = solve(multi, wild, natural_wild_sets=natural_wild_sets, discard=after)
+    if after:
+        assert sol.discard is not None
+        out["discard"] = card_str(sol.discard)
+        out["can_go_out"] = sol.penalty == 0
+    out["penalty"] = sol.penalty
+    out["melds"] = [combo_str(c) for c in sol.combos]
+    out["unmatched"] = cards_str(sol.unmatched)
     return out

@@ -20,7 +20,7 @@ from rich.table import Table
 
 from rummylab.bots import make_bot
 from rummylab.errors import RecordError, RummyError
-from rummylab.match import MatchStats, match_seeds, play_match
+from rummylab.match import FIGURES, MatchStats, match_seeds, play_match
 from rummylab.options import parse_option_args
 from rummylab.records import RecordWriter, replay
 from rummylab.registry import game_class, new_state
@@ -47,7 +47,7 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 
 @app.command()
-def rules(game: Annotated[str, typer.Argument(help="gin or gin3")]) -> None:
+def rules(game: Annotated[str, typer.Argument(help="gin, gin3 or three-thirteen")]) -> None:
     """Show the rules of a game and every option with its default."""
     cls = game_class(game)
     text = resources.files("rummylab.rules").joinpath(f"{cls.game_name}.md").read_text("utf-8")
@@ -66,17 +66,24 @@ def rules(game: Annotated[str, typer.Argument(help="gin or gin3")]) -> None:
 
 @app.command()
 def analyze(
-    game: Annotated[str, typer.Argument(help="gin")],
-    cards: Annotated[list[str], typer.Argument(help="10 or 11 cards, e.g. 7h 8h 9h Ks ...")],
+    game: Annotated[str, typer.Argument(help="gin or three-thirteen")],
+    cards: Annotated[list[str], typer.Argument(help="the hand, e.g. 7h 8h 9h Ks ...")],
+    round_: Annotated[int | None, typer.Option(
+        "--round", help="Three Thirteen: the round 1-11 (its wild rank is round + 2)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
-    """Least deadwood, melds and (for 11 cards) the best discard of a hand."""
+    """Best arrangement of a hand; after the draw also the best discard."""
     name = game_class(game).game_name
-    if name not in ("gin", "gin3"):
-        fail(f"analyze does not know {name} yet")
-    from rummylab.analysis import analyze_gin
+    from rummylab.analysis import analyze_gin, analyze_thirteen
 
-    result = analyze_gin(" ".join(cards))
+    if name in ("gin", "gin3"):
+        result = analyze_gin(" ".join(cards))
+    elif name == "three-thirteen":
+        if round_ is None:
+            fail("three-thirteen needs --round R (1-11)")
+        result = analyze_thirteen(" ".join(cards), round_)
+    else:
+        fail(f"analyze does not know {name} yet")
     if as_json:
         console.print_json(json.dumps(result))
         return
@@ -91,7 +98,7 @@ def analyze(
 
 @app.command()
 def simulate(
-    game: Annotated[str, typer.Argument(help="gin or gin3")],
+    game: Annotated[str, typer.Argument(help="gin, gin3 or three-thirteen")],
     bots: Annotated[str, typer.Option(help="one bot per seat, comma-separated, "
                                       "e.g. random,simple")] = "",
     games: Annotated[int, typer.Option(help="number of matches")] = 100,
@@ -105,9 +112,12 @@ def simulate(
     """Play full matches between bots and summarize them."""
     cls = game_class(game)
     name = cls.game_name
-    options = parse_option_args(option)
+    options: dict[str, object] = dict(parse_option_args(option))
+    specs = [b for b in bots.split(",") if b.strip()]
+    if specs and "players" in cls.option_spec and "players" not in options:
+        options["players"] = len(specs)  # games for 2-5 take their size from the bots
     probe = new_state(name, options, 0)  # validates the options before anything runs
-    specs = [b for b in bots.split(",") if b.strip()] if bots else ["simple"] * probe.num_players
+    specs = specs or ["simple"] * probe.num_players
     if len(specs) != probe.num_players:
         fail(f"{name} needs {probe.num_players} bots, got {len(specs)}: {bots}")
     if games < 1:
@@ -142,18 +152,18 @@ def simulate(
 
 
 def _print_stats(stats: MatchStats) -> None:
-    table = Table(title=f"{stats.game}: {stats.matches} matches, {stats.hands} hands, "
-                  f"{stats.drawn} drawn")
-    for col in ("seat", "bot", "wins", "win % (95% CI)", "pts/hand", "hands won",
-                "knocks", "gins", "undercuts"):
+    d = stats.to_dict()
+    parts = [f"{k.replace('_', ' ')}: {v}" for k, v in d.items() if isinstance(v, int)]
+    table = Table(title=f"{stats.game} — " + ", ".join(parts))
+    figures = FIGURES.get(stats.game, ())
+    for col in ("seat", "bot", "wins", "win % (95% CI)", *(f.replace("_", " ") for f in figures)):
         table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
     for row in stats.rows():
-        wins = row["match_wins"]
+        cells = [f"{row[f]:.2f}" if isinstance(row[f], float) and not float(row[f]).is_integer()
+                 else f"{row[f]:g}" for f in figures]
         table.add_row(
-            str(row["seat"]), row["name"],
-            f"{wins:g}", f"{row['win_rate']:.1%} ({row['ci_low']:.1%}-{row['ci_high']:.1%})",
-            f"{row['points_per_hand']:.2f}", str(row["hands_won"]), str(row["knocks"]),
-            str(row["gins"]), str(row["undercuts"]),
+            str(row["seat"]), row["name"], f"{row['match_wins']:g}",
+            f"{row['win_rate']:.1%} ({row['ci_low']:.1%}-{row['ci_high']:.1%})", *cells,
         )
     console.print(table)
 
@@ -197,19 +207,25 @@ def replay_cmd(
 
 @app.command()
 def play(
-    game: Annotated[str, typer.Argument(help="gin or gin3")] = "gin",
+    game: Annotated[str, typer.Argument(help="gin, gin3 or three-thirteen")] = "gin",
     bot: Annotated[str, typer.Option(help="the opponent (gin3: both other players)")] = "simple",
     seed: Annotated[int | None, typer.Option(help="seed of the match")] = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", help="rule option key=value (repeatable)")] = None,
     record: Annotated[Path | None, typer.Option(help="write the match's record")] = None,
+    players: Annotated[int | None, typer.Option(help="number of players (three-thirteen, "
+                                                "manipulation)")] = None,
 ) -> None:
-    """Play a full match against a bot in the terminal."""
+    """Play a full match against bots in the terminal."""
     from rummylab.tui import play_terminal
 
-    name = game_class(game).game_name
-    options = parse_option_args(option)
-    play_terminal(name, bot, seed, options, record, console)
+    cls = game_class(game)
+    options: dict[str, object] = dict(parse_option_args(option))
+    if players is not None:
+        if "players" not in cls.option_spec:
+            fail(f"{cls.game_name} has a fixed number of players")
+        options["players"] = players
+    play_terminal(cls.game_name, bot, seed, options, record, console)
 
 
 def main(argv: list[str] | None = None) -> int:

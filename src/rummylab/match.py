@@ -38,6 +38,14 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+# per game: the figures counted per seat from the result events, in table order
+FIGURES: dict[str, tuple[str, ...]] = {
+    "gin": ("points_per_hand", "hands_won", "knocks", "gins", "undercuts"),
+    "gin3": ("points_per_hand", "hands_won", "knocks", "gins", "undercuts"),
+    "three-thirteen": ("mean_total", "penalty_per_round", "went_out"),
+}
+
+
 @dataclass
 class MatchStats:
     """Figures per seat over many matches, counted from the events."""
@@ -48,61 +56,82 @@ class MatchStats:
     hands: int = 0
     drawn: int = 0
     match_wins: list[float] = field(default_factory=list)
-    points: list[int] = field(default_factory=list)
-    knocks: list[int] = field(default_factory=list)
-    gins: list[int] = field(default_factory=list)
-    undercuts: list[int] = field(default_factory=list)
-    hands_won: list[int] = field(default_factory=list)
+    counts: dict[str, list[float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         n = len(self.seats)
-        for name in ("match_wins", "points", "knocks", "gins", "undercuts", "hands_won"):
-            if not getattr(self, name):
-                setattr(self, name, [0] * n)
+        if not self.match_wins:
+            self.match_wins = [0.0] * n
+        for name in ("points", "hands_won", "knocks", "gins", "undercuts", "went_out",
+                     "penalty", "total"):
+            self.counts.setdefault(name, [0.0] * n)
 
     def add_events(self, events: Sequence[Event]) -> None:
+        c = self.counts
         for e in events:
             kind = e["type"]
             if kind == "result":
                 self.hands += 1
+                if "penalties" in e:  # Three Thirteen: a round
+                    for seat, pen in enumerate(e["penalties"]):
+                        c["penalty"][seat] += pen
+                    if e["went_out"] is not None:
+                        c["went_out"][e["went_out"]] += 1
+                    else:
+                        self.drawn += 1
+                    continue
                 outcome = e["outcome"]
                 if outcome == "drawn":
                     self.drawn += 1
                     continue
                 winner = e["winner"]
-                self.points[winner] += e["points"]
-                self.hands_won[winner] += 1
+                c["points"][winner] += e["points"]
+                c["hands_won"][winner] += 1
                 knocker: int = e["knocker"]
                 if outcome in ("gin", "big_gin"):
-                    self.gins[knocker] += 1
+                    c["gins"][knocker] += 1
                 else:
-                    self.knocks[knocker] += 1
+                    c["knocks"][knocker] += 1
                 if outcome == "undercut":
-                    self.undercuts[winner] += 1
+                    c["undercuts"][winner] += 1
             elif kind == "end":
                 self.matches += 1
                 winners = e["winners"]
                 for w in winners:  # a shared win counts as a fraction
                     self.match_wins[w] += 1 / len(winners)
+                for seat, v in enumerate(e["final_scores"]):
+                    c["total"][seat] += v
+
+    def figure(self, name: str, seat: int) -> float:
+        c = self.counts
+        if name == "points_per_hand":
+            return c["points"][seat] / self.hands if self.hands else 0.0
+        if name == "mean_total":
+            return c["total"][seat] / self.matches if self.matches else 0.0
+        if name == "penalty_per_round":
+            return c["penalty"][seat] / self.hands if self.hands else 0.0
+        return c[name][seat]
 
     def rows(self) -> list[dict[str, Any]]:
         out = []
         for i, name in enumerate(self.seats):
             lo, hi = wilson(self.match_wins[i], self.matches)
-            out.append({
+            row: dict[str, Any] = {
                 "seat": i, "name": name,
                 "match_wins": self.match_wins[i], "matches": self.matches,
                 "win_rate": self.match_wins[i] / self.matches if self.matches else 0.0,
                 "ci_low": lo, "ci_high": hi,
-                "points_per_hand": self.points[i] / self.hands if self.hands else 0.0,
-                "hands_won": self.hands_won[i], "knocks": self.knocks[i], "gins": self.gins[i],
-                "undercuts": self.undercuts[i],
-            })
+            }
+            for fig in FIGURES.get(self.game, ()):
+                row[fig] = self.figure(fig, i)
+            out.append(row)
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        return {"game": self.game, "matches": self.matches, "hands": self.hands,
-                "drawn_hands": self.drawn, "seats": self.rows()}
+        hands = "rounds" if self.game == "three-thirteen" else "hands"
+        drawn = "rounds_without_going_out" if self.game == "three-thirteen" else "drawn_hands"
+        return {"game": self.game, "matches": self.matches, hands: self.hands,
+                drawn: self.drawn, "seats": self.rows()}
 
 
 def match_seeds(seed: int, n: int) -> list[int]:

@@ -9,16 +9,19 @@ from rummylab.errors import OptionError
 from rummylab.game import State
 from rummylab.gin.game import GinState
 from rummylab.gin.three import Gin3State
+from rummylab.thirteen.game import ThirteenState
 
 GAMES: dict[str, type[State]] = {
     "gin": GinState,
     "gin3": Gin3State,
+    "three-thirteen": ThirteenState,
 }
 
 
 def game_class(name: str) -> type[State]:
     key = name.strip().lower().replace("_", "-")
-    aliases = {"gin-rummy": "gin", "three-player-gin": "gin3"}
+    aliases = {"gin-rummy": "gin", "three-player-gin": "gin3", "3-13": "three-thirteen",
+               "thirteen": "three-thirteen", "313": "three-thirteen"}
     key = aliases.get(key, key)
     if key not in GAMES:
         raise OptionError(f"unknown game {name!r} (games: {', '.join(GAMES)})")

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from rummylab.bots.base import Bot
 from rummylab.bots.random_bot import RandomBot
 from rummylab.bots.simple import SimpleGinBot
+from rummylab.bots.simple13 import SimpleThirteenBot
 from rummylab.errors import OptionError
 from rummylab.registry import game_class
 
@@ -23,10 +24,12 @@ BOT_LEVELS: dict[str, dict[str, Callable[[dict[str, str], int | None], Bot]]] = 
     "random": {
         "gin": lambda o, s: RandomBot(o, s),
         "gin3": lambda o, s: RandomBot(o, s),
+        "three-thirteen": lambda o, s: RandomBot(o, s),
     },
     "simple": {
         "gin": lambda o, s: SimpleGinBot(o, s),
         "gin3": lambda o, s: SimpleGinBot(o, s),
+        "three-thirteen": lambda o, s: SimpleThirteenBot(o, s),
     },
 }
 
@@ -56,4 +59,12 @@ def make_bot(spec: str, game: str, seed: int | None = None) -> Bot:
     return factories[game_name](opts, seed)
 
 
-__all__ = ["BOT_LEVELS", "Bot", "RandomBot", "SimpleGinBot", "make_bot", "parse_bot_spec"]
+__all__ = [
+    "BOT_LEVELS",
+    "Bot",
+    "RandomBot",
+    "SimpleGinBot",
+    "SimpleThirteenBot",
+    "make_bot",
+    "parse_bot_spec",
+]
