@@ -195,8 +195,9 @@ def check_deck_order(cards: Sequence[Card], decks: int = 1, jokers: int = 0) -> 
 def multi_add(multi: int, card: Card) -> int:
     """Add one copy of ``card`` (up to two) to a two-deck multiset.
 
-    >>> mask_str(multi_add(multi_add(0, 5), 5) & FULL_DECK), multi_count(multi_add(multi_add(0, 5), 5))
-    ('6c', 2)
+    >>> two = multi_add(multi_add(0, 5), 5)
+    >>> multi_str(two), multi_count(two)
+    ('6c 6c', 2)
     """
     bit = 1 << card
     if multi & bit:

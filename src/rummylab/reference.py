@@ -6,6 +6,7 @@ share nothing with the fast code but the card numbering.
 
 from __future__ import annotations
 
+import functools
 from itertools import combinations
 
 from rummylab.cards import CARD_POINTS, Card
@@ -76,11 +77,10 @@ def thirteen_penalty(cards: list[Card], wild_rank: int, all_wild: bool = False,
                      discard: bool = False) -> int:
     """Least penalty by trying every partition of the hand into combinations
     and unmatched cards; with ``discard``, the least after the best discard."""
-    from functools import lru_cache
 
     n = len(cards)
 
-    @lru_cache(maxsize=None)
+    @functools.cache
     def best(mask: int) -> int:
         if not mask:
             return 0

@@ -1,4 +1,4 @@
-"""Playing Gin against bots in a terminal, with Rich.
+"""Playing against bots in a terminal, with Rich: Gin, three-player Gin, Three Thirteen.
 
 Type a card to discard it (``7h``), ``k 7h`` to knock discarding it,
 ``s`` to draw from the stock, ``t`` to take the discard, ``p`` to pass,
@@ -9,14 +9,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from rummylab.bots import make_bot
-from rummylab.cards import CARD_POINTS, Card, CardSet, card_str, cards_of, parse_card
+from rummylab.cards import (
+    CARD_POINTS,
+    Card,
+    CardSet,
+    card_str,
+    cards_of,
+    multi_remove,
+    parse_card,
+)
 from rummylab.errors import CardError, IllegalActionError
 from rummylab.game import Event
 from rummylab.gin.game import (
@@ -27,11 +35,17 @@ from rummylab.gin.game import (
     PASS,
     TAKE_DISCARD,
     GinObservation,
-    GinState,
 )
 from rummylab.gin.melds import best_arrangement, deadwood
 from rummylab.records import RecordWriter
 from rummylab.registry import new_state
+from rummylab.thirteen.game import DISCARD_BASE as T_DISCARD
+from rummylab.thirteen.game import DRAW_STOCK as T_STOCK
+from rummylab.thirteen.game import GO_OUT_BASE as T_GO_OUT
+from rummylab.thirteen.game import TAKE_DISCARD as T_TAKE
+from rummylab.thirteen.solver import combo_str
+from rummylab.thirteen.solver import penalty as penalty13
+from rummylab.thirteen.solver import solve as solve13
 
 SUIT_STYLE = {0: "bold", 1: "bold red", 2: "bold red", 3: "bold"}
 SYMBOL = "♣♦♥♠"
@@ -73,8 +87,7 @@ class TerminalGame:
     def __init__(self, game: str, bot: str, seed: int | None, options: Mapping[str, object],
                  console: Console, human: int = 0) -> None:
         self.state = new_state(game, options, seed)
-        assert isinstance(self.state, GinState)
-        self.gin: GinState = self.state
+        self.gin: Any = self.state
         self.console = console
         self.human = human
         self.bots = {s: make_bot(bot, game, None if seed is None else seed + s)
@@ -123,7 +136,7 @@ class TerminalGame:
             return "draws from the stock"
         if action == PASS:
             return "passes on the upcard"
-        return text
+        return str(text)
 
     def announce_hand(self) -> None:
         st = self.gin
@@ -225,17 +238,24 @@ class TerminalGame:
                 self.console.print(f"[red]{st.action_to_string(action)} is not legal now[/]",
                                    highlight=False)
                 continue
-            if KNOCK_BASE <= action < BIG_GIN:
-                card = action - KNOCK_BASE
-                dw = deadwood(obs.hand & ~(1 << card))
-                word = "Go gin" if dw == 0 else f"Knock with {dw} deadwood"
+            question = self.confirm(action, obs)
+            if question:
                 try:
-                    ok = self.ask(f"{word}, discarding {card_str(card)}? [y/n] ")
+                    ok = self.ask(question + " [y/n] ")
                 except EOFError:
                     return None
                 if not ok.lower().startswith("y"):
                     continue
             return action
+
+    def confirm(self, action: int, obs: Any) -> str | None:
+        """A question to confirm a weighty move, or None."""
+        if KNOCK_BASE <= action < BIG_GIN:
+            card = action - KNOCK_BASE
+            dw = deadwood(obs.hand & ~(1 << card))
+            word = "Go gin" if dw == 0 else f"Knock with {dw} deadwood"
+            return f"{word}, discarding {card_str(card)}?"
+        return None
 
     def menu(self, obs: GinObservation) -> list[tuple[int, str]]:
         out = []
@@ -283,14 +303,139 @@ class TerminalGame:
                 return DISCARD_BASE + parse_card(words[0])
             except CardError:
                 pass
-        return self.gin.string_to_action(raw)
+        return int(self.gin.string_to_action(raw))
+
+
+class ThirteenTerminal(TerminalGame):
+    """Three Thirteen: the same loop, its own table, moves and results."""
+
+    def announce_hand(self) -> None:
+        st = self.gin
+        self.console.rule(f"Round {st.round} — {st.round + 2} cards, {st.wild_rank_name}s "
+                          f"are wild — dealer {self.names[st.dealer]}")
+
+    def describe(self, seat: int, action: int) -> str:
+        if action == T_TAKE:
+            return f"takes {card_str(self.gin.discard_pile[-1])} from the discard pile"
+        if action == T_STOCK:
+            return "draws from the stock"
+        return str(self.gin.action_to_string(action))
+
+    def report(self, events: list[Event]) -> None:
+        for e in events:
+            if e["type"] == "result":
+                self.show_result(e)
+            elif e["type"] == "deal" and e["round"] > 1:
+                self.announce_hand()
+            elif e["type"] == "reshuffle":
+                self.console.print("The stock ran out: the discard pile is shuffled into a "
+                                   "new stock.")
+            elif e["type"] == "end":
+                self.show_end(e)
+
+    def show_result(self, e: Event) -> None:
+        c = self.console
+        if e["went_out"] is not None:
+            c.print(f"[bold]{self.names[e['went_out']]} went out[/]", highlight=False)
+        else:
+            c.print("[bold]Nothing left to draw[/]: the round is scored as it stands.")
+        for seat, hand in enumerate(e["hands"]):
+            c.print(f"{self.names[seat]}: {' | '.join(hand['melds']) or '-'}; unmatched "
+                    f"{hand['unmatched'] or '-'}; penalty {hand['penalty']}", highlight=False)
+        t = Table(title="Score sheet")
+        t.add_column("round", justify="right")
+        for s in range(self.gin.num_players):
+            t.add_column(self.names[s], justify="right")
+        for r in self.gin.round_results:
+            t.add_row(str(r["round"]), *(f"+{p} = {tot}" for p, tot in
+                                         zip(r["penalties"], r["scores"], strict=True)))
+        c.print(t)
+
+    def show_end(self, e: Event) -> None:
+        winners = " and ".join(self.names[w] for w in e["winners"])
+        self.console.print(f"[bold green]{winners} won with the lowest total[/] — "
+                           + ", ".join(f"{self.names[s]} {v}"
+                                       for s, v in enumerate(e["final_scores"])),
+                           highlight=False)
+
+    def show_table(self, obs: Any) -> None:
+        c = self.console
+        top = card_text(obs.discard_pile[-1]) if obs.discard_pile else Text("-")
+        line = Text(f"Round {obs.round}, {self.gin.wild_rank_name}s wild.  Totals: "
+                    + ", ".join(f"{self.names[s]} {v}" for s, v in enumerate(obs.scores))
+                    + f"   stock {obs.stock_size}   discard ")
+        line.append_text(top)
+        c.print(line)
+        if obs.final_turn:
+            c.print(f"[bold]{self.names[obs.went_out]} went out — this is your last turn.[/]")
+        sol = solve13(obs.hand, obs.wild_rank, natural_wild_sets=bool(
+            obs.options["natural_wild_sets"]))
+        mine = Text("Your hand: ")
+        for combo in sol.combos:
+            mine.append("[" + combo_str(combo) + "] ")
+        mine.append_text(cards_text(list(sol.unmatched)))
+        mine.append(f"   penalty {sol.penalty}", style="cyan")
+        c.print(mine)
+
+    def menu(self, obs: Any) -> list[tuple[int, str]]:
+        out = []
+        top = card_str(obs.discard_pile[-1]) if obs.discard_pile else ""
+        aw = bool(obs.options["natural_wild_sets"])
+        for a in obs.legal_actions:
+            if a == T_TAKE:
+                out.append((a, f"take {top} from the discard pile (t)"))
+            elif a == T_STOCK:
+                out.append((a, "draw from the stock (s)"))
+        for a in obs.legal_actions:
+            if a >= T_GO_OUT:
+                out.append((a, f"go out, discarding {card_str(a - T_GO_OUT)} "
+                               f"(o {card_str(a - T_GO_OUT)})"))
+        discards = [a for a in obs.legal_actions if T_DISCARD <= a < T_GO_OUT]
+        scored = sorted((penalty13(multi_remove(obs.hand, a - T_DISCARD), obs.wild_rank,
+                                   natural_wild_sets=aw), -CARD_POINTS[a - T_DISCARD], a)
+                        for a in discards)
+        for pen, _, a in scored:
+            out.append((a, f"discard {card_str(a - T_DISCARD)} (leaves penalty {pen})"))
+        return out
+
+    def parse(self, raw: str, obs: Any, menu: list[tuple[int, str]]) -> int:
+        text = raw.strip().lower()
+        if text.isdigit():
+            i = int(text)
+            if not 1 <= i <= len(menu):
+                raise IllegalActionError(f"choose a move from 1 to {len(menu)}")
+            return menu[i - 1][0]
+        short = {"s": T_STOCK, "stock": T_STOCK, "t": T_TAKE, "take": T_TAKE}
+        if text in short:
+            return short[text]
+        words = text.split()
+        if len(words) == 2 and words[0] in ("o", "out"):
+            return T_GO_OUT + parse_card(words[1])
+        if len(words) == 1:
+            try:
+                return T_DISCARD + parse_card(words[0])
+            except CardError:
+                pass
+        return int(self.gin.string_to_action(raw))
+
+    def confirm(self, action: int, obs: Any) -> str | None:
+        if action >= T_GO_OUT:
+            return f"Go out, discarding {card_str(action - T_GO_OUT)}?"
+        return None
+
+
+TERMINALS: dict[str, type[TerminalGame]] = {
+    "gin": TerminalGame, "gin3": TerminalGame, "three-thirteen": ThirteenTerminal,
+}
 
 
 def play_terminal(game: str, bot: str, seed: int | None, options: Mapping[str, object],
                   record: Path | None, console: Console) -> None:
-    tg = TerminalGame(game, bot, seed, options, console)
-    console.print(f"[bold]{game}[/] against {bot}. Type a card to discard it, 'k CARD' to "
-                  "knock, 's' stock, 't' take, 'p' pass, 'hint', 'quit', or a move's number.")
+    tg = TERMINALS[game](game, bot, seed, options, console)
+    keys = ("'o CARD' to go out" if game == "three-thirteen"
+            else "'k CARD' to knock, 'p' pass")
+    console.print(f"[bold]{game}[/] against {bot}. Type a card to discard it, {keys}, "
+                  "'s' stock, 't' take, 'hint', 'quit', or a move's number.")
     stream: IO[str] | None = record.open("w", encoding="utf-8") if record else None
     try:
         tg.run(RecordWriter(stream) if stream else None)

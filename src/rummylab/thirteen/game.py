@@ -278,10 +278,10 @@ class ThirteenState(State):
             return [DRAW_STOCK, TAKE_DISCARD] if self._discard else [DRAW_STOCK]
         hand = self._hands[self._to_act]
         forbidden = -1
-        if self._taken >= 0 and not self.options["allow_discard_of_taken_card"]:
-            # one copy is the taken card; a second identical copy may go
-            if not (hand >> (52 + self._taken) & 1):
-                forbidden = self._taken
+        # D-3; with two identical copies in hand, the other copy may go
+        if (self._taken >= 0 and not self.options["allow_discard_of_taken_card"]
+                and not hand >> (52 + self._taken) & 1):
+            forbidden = self._taken
         distinct = [c for c in range(52) if hand >> c & 1 and c != forbidden]
         actions = [DISCARD_BASE + c for c in distinct]
         if self._went_out is None and penalty_after_discard(
