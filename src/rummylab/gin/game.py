@@ -101,6 +101,12 @@ GIN_OPTIONS: dict[str, Option] = {
                          minimum=0, rule="§1 options"),
     "line_bonus": Option("line_bonus", 0, "bonus per hand won, added at the end "
                          "(classic: 20 or 25)", minimum=0, rule="§1 options"),
+    "hollywood": Option(
+        "hollywood", False,
+        "Hollywood: three games scored at once (a player's first win counts in game 1, the "
+        "second in games 1-2, later ones in all open games); the match ends with all three",
+        rule="§1 options",
+    ),
     "shutout_double": Option(
         "shutout_double", False, "the winner's score doubles when the loser won no hand",
         rule="§1 options",
@@ -247,6 +253,12 @@ class GinState(State):
         self._winners: list[int] = []
         self._final: list[int] = []
         self._legal: list[int] | None = None
+        n = self.num_players
+        self._hw_cols = [[0] * n for _ in range(3)]  # Hollywood's three games
+        self._hw_wins = [[0] * n for _ in range(3)]
+        self._hw_open = [True] * 3
+        self._hw_entered = [[False] * 3 for _ in range(n)]
+        self._hw_results: list[tuple[list[int], list[int]]] = [([], [])] * 3
         self._setup_match(first_dealer)
         self._deal()
 
@@ -465,40 +477,86 @@ class GinState(State):
             self._scores[winner] += result["points"]
             self._wins[winner] += 1
         result["scores"] = list(self._scores)
-        self.events.append(result)
-        self._results.append(result)
         target = int(self.options["target"])
-        reached = [s for s in range(self.num_players) if self._scores[s] >= target]
-        if reached:
-            self._finish(reached)
-            return
+        if self.options["hollywood"]:
+            self._hollywood_entry(winner, result["points"], target)
+            result["games"] = [list(col) for col in self._hw_cols]
+            self.events.append(result)
+            self._results.append(result)
+            if not any(self._hw_open):
+                self._finish_hollywood()
+                return
+        else:
+            self.events.append(result)
+            self._results.append(result)
+            reached = [s for s in range(self.num_players) if self._scores[s] >= target]
+            if reached:
+                self._finish(reached)
+                return
         self._next_roles(winner)
         self._deal()
+
+    def _settle(self, scores: list[int], wins: list[int],
+                reached: list[int]) -> tuple[list[int], list[int]]:
+        """Winners of one game and its scores with the classic bonuses."""
+        best = max(scores[s] for s in reached)
+        winners = [s for s in reached if scores[s] == best]
+        final = list(scores)
+        line = int(self.options["line_bonus"])
+        for s in range(self.num_players):
+            final[s] += line * wins[s]
+        for s in winners:
+            final[s] += int(self.options["game_bonus"])
+            others = [o for o in range(self.num_players) if o != s]
+            if self.options["shutout_double"] and all(wins[o] == 0 for o in others):
+                final[s] *= 2
+        return winners, final
 
     def _finish(self, reached: list[int]) -> None:
         """§1.10: the player whose total reaches the target wins; the
         classic bonuses, when set, are added to the totals."""
-        best = max(self._scores[s] for s in reached)
-        self._winners = [s for s in reached if self._scores[s] == best]
-        final = list(self._scores)
-        line = int(self.options["line_bonus"])
-        for s in range(self.num_players):
-            final[s] += line * self._wins[s]
-        for s in self._winners:
-            final[s] += int(self.options["game_bonus"])
-            others = [o for o in range(self.num_players) if o != s and self._plays(o)]
-            if self.options["shutout_double"] and all(self._wins[o] == 0 for o in others):
-                final[s] *= 2
+        self._winners, self._final = self._settle(self._scores, self._wins, reached)
+        self._phase = OVER
+        self._legal = []
+        self.events.append({
+            "type": "end", "winners": list(self._winners), "totals": list(self._scores),
+            "hands_won": list(self._wins), "final_scores": list(self._final),
+        })
+
+    # -- Hollywood: three games scored at once --------------------------
+    def _hollywood_entry(self, winner: int | None, points: int, target: int) -> None:
+        """A hand's points go into every open game the winner has entered,
+        and into the next open game not yet entered (a player's first win
+        enters game 1, the second game 2, the third game 3)."""
+        if winner is None:
+            return
+        entered = self._hw_entered[winner]
+        new_entry = next((g for g in range(3) if self._hw_open[g] and not entered[g]), None)
+        for g in range(3):
+            if self._hw_open[g] and (entered[g] or g == new_entry):
+                entered[g] = True
+                self._hw_cols[g][winner] += points
+                self._hw_wins[g][winner] += 1
+                if self._hw_cols[g][winner] >= target:
+                    self._hw_open[g] = False
+                    self._hw_results[g] = self._settle(self._hw_cols[g], self._hw_wins[g],
+                                                       [winner])
+
+    def _finish_hollywood(self) -> None:
+        """The match ends when all three games have; its final score is the sum
+        of the three games' scores with their bonuses, and the most wins."""
+        n = self.num_players
+        final = [sum(self._hw_results[g][1][s] for g in range(3)) for s in range(n)]
+        best = max(final)
+        self._winners = [s for s in range(n) if final[s] == best]
         self._final = final
         self._phase = OVER
         self._legal = []
         self.events.append({
             "type": "end", "winners": list(self._winners), "totals": list(self._scores),
-            "hands_won": list(self._wins), "final_scores": final,
+            "hands_won": list(self._wins), "final_scores": list(final),
+            "games": [{"winners": w, "scores": f} for w, f in self._hw_results],
         })
-
-    def _plays(self, seat: int) -> bool:
-        return True
 
     # -- views -----------------------------------------------------------
     def observation(self, seat: int) -> GinObservation:
@@ -595,6 +653,12 @@ class GinState(State):
         new._hand_actions = self._hand_actions[:]
         new._winners = self._winners[:]
         new._final = self._final[:]
+        if self.options["hollywood"]:
+            new._hw_cols = [c[:] for c in self._hw_cols]
+            new._hw_wins = [c[:] for c in self._hw_wins]
+            new._hw_open = self._hw_open[:]
+            new._hw_entered = [e[:] for e in self._hw_entered]
+            new._hw_results = self._hw_results[:]
         new.events = []  # a clone records only what happens to it
         return new
 

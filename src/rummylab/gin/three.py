@@ -126,9 +126,6 @@ class Gin3State(GinState):
         # §2.2: the sitter sees the captain's cards, never the box's
         return self.non_dealer if seat == self.sitter_seat else seat
 
-    def _plays(self, seat: int) -> bool:
-        return True
-
     # -- the sitter's advice -----------------------------------------------
     def advise(self, action: int | str) -> int:
         """The sitter advises the captain. Recorded; changes nothing else.
