@@ -25,6 +25,7 @@ GIN_DEFAULTS = {
     "oklahoma": False,
     "game_bonus": 0,
     "line_bonus": 0,
+    "hollywood": False,
     "shutout_double": False,
 }
 

@@ -51,8 +51,8 @@ def analyze_thirteen(cards: str, round_: int, *, natural_wild_sets: bool = False
     (after the draw) also ``discard`` and ``can_go_out``, the rest counted after
     that discard. Wilds are written with the card they stand for (``3h=7s``).
 
-    >>> analyze_thirteen("5h 6h 3c 8h 9d 9s 9c Kc", 1)["discard"]
-    'Kc'
+    >>> analyze_thirteen("5h 6h 9c 8d 8s 8c 2d 3d 4d Kd", 7)["discard"]
+    'Kd'
     """
     if not 1 <= round_ <= 11:
         raise CardError(f"a Three Thirteen round is 1 to 11, got {round_}")
