@@ -47,7 +47,9 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 
 @app.command()
-def rules(game: Annotated[str, typer.Argument(help="gin, gin3 or three-thirteen")]) -> None:
+def rules(
+    game: Annotated[str, typer.Argument(help="gin, gin3, three-thirteen or manipulation")],
+) -> None:
     """Show the rules of a game and every option with its default."""
     cls = game_class(game)
     text = resources.files("rummylab.rules").joinpath(f"{cls.game_name}.md").read_text("utf-8")
@@ -66,31 +68,43 @@ def rules(game: Annotated[str, typer.Argument(help="gin, gin3 or three-thirteen"
 
 @app.command()
 def analyze(
-    game: Annotated[str, typer.Argument(help="gin or three-thirteen")],
-    cards: Annotated[list[str], typer.Argument(help="the hand, e.g. 7h 8h 9h Ks ...")],
+    game: Annotated[str, typer.Argument(help="gin, three-thirteen or manipulation")],
+    cards: Annotated[list[str] | None, typer.Argument(
+        help="the hand, e.g. 7h 8h 9h Ks ... (manipulation: use --hand)")] = None,
     round_: Annotated[int | None, typer.Option(
         "--round", help="Three Thirteen: the round 1-11 (its wild rank is round + 2)")] = None,
+    table_: Annotated[str | None, typer.Option(
+        "--table", help='Manipulation: the table, "MELD | MELD | ..." (jokers Jk=7h)')] = None,
+    hand: Annotated[str | None, typer.Option(
+        "--hand", help="Manipulation: the hand")] = None,
+    decks: Annotated[int, typer.Option(
+        help="Manipulation: 1 (two players) or 2 (three to five)")] = 2,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
-    """Best arrangement of a hand; after the draw also the best discard."""
+    """Best arrangement of a hand; after the draw also the best discard; for
+    Manipulation the best play onto a table."""
     name = game_class(game).game_name
-    from rummylab.analysis import analyze_gin, analyze_thirteen
+    from rummylab.analysis import analyze_gin, analyze_manipulation, analyze_thirteen
 
+    text = " ".join(cards or [])
+    result: dict[str, object]
     if name in ("gin", "gin3"):
-        result = analyze_gin(" ".join(cards))
+        result = analyze_gin(text)
     elif name == "three-thirteen":
         if round_ is None:
             fail("three-thirteen needs --round R (1-11)")
-        result = analyze_thirteen(" ".join(cards), round_)
+        result = analyze_thirteen(text, round_)
     else:
-        fail(f"analyze does not know {name} yet")
+        if hand is None and not text:
+            fail('manipulation needs --hand "CARDS" (and --table "MELD | MELD")')
+        result = analyze_manipulation(table_ or "", hand if hand is not None else text, decks)
     if as_json:
         console.print_json(json.dumps(result))
         return
-    table = Table(show_header=False)
+    out = Table(show_header=False)
     for key, value in result.items():
-        table.add_row(key, " | ".join(value) if isinstance(value, list) else str(value))
-    console.print(table)
+        out.add_row(key, " | ".join(value) if isinstance(value, list) else str(value))
+    console.print(out)
 
 
 # --- simulate -----------------------------------------------------------
@@ -98,7 +112,7 @@ def analyze(
 
 @app.command()
 def simulate(
-    game: Annotated[str, typer.Argument(help="gin, gin3 or three-thirteen")],
+    game: Annotated[str, typer.Argument(help="gin, gin3, three-thirteen or manipulation")],
     bots: Annotated[str, typer.Option(help="one bot per seat, comma-separated, "
                                       "e.g. random,simple")] = "",
     games: Annotated[int, typer.Option(help="number of matches")] = 100,
@@ -207,7 +221,7 @@ def replay_cmd(
 
 @app.command()
 def play(
-    game: Annotated[str, typer.Argument(help="gin, gin3 or three-thirteen")] = "gin",
+    game: Annotated[str, typer.Argument(help="gin, gin3, three-thirteen or manipulation")] = "gin",
     bot: Annotated[str, typer.Option(help="the opponent (gin3: both other players)")] = "simple",
     seed: Annotated[int | None, typer.Option(help="seed of the match")] = None,
     option: Annotated[list[str] | None, typer.Option(

@@ -43,6 +43,7 @@ FIGURES: dict[str, tuple[str, ...]] = {
     "gin": ("points_per_hand", "hands_won", "knocks", "gins", "undercuts"),
     "gin3": ("points_per_hand", "hands_won", "knocks", "gins", "undercuts"),
     "three-thirteen": ("mean_total", "penalty_per_round", "went_out"),
+    "manipulation": ("mean_total", "points_per_round", "rounds_won", "knocks", "went_out"),
 }
 
 
@@ -72,6 +73,18 @@ class MatchStats:
             kind = e["type"]
             if kind == "result":
                 self.hands += 1
+                if "values" in e:  # Manipulation: a round
+                    for seat, pts in enumerate(e["points"]):
+                        c["points"][seat] += pts
+                    for w in e["winners"]:
+                        c["hands_won"][w] += 1
+                    if e["knocker"] is not None:
+                        c["knocks"][e["knocker"]] += 1
+                    if e["went_out"] is not None:
+                        c["went_out"][e["went_out"]] += 1
+                    if e["ended"] == "exhausted":
+                        self.drawn += 1
+                    continue
                 if "penalties" in e:  # Three Thirteen: a round
                     for seat, pen in enumerate(e["penalties"]):
                         c["penalty"][seat] += pen
@@ -108,6 +121,10 @@ class MatchStats:
             return c["points"][seat] / self.hands if self.hands else 0.0
         if name == "mean_total":
             return c["total"][seat] / self.matches if self.matches else 0.0
+        if name == "points_per_round":
+            return c["points"][seat] / self.hands if self.hands else 0.0
+        if name == "rounds_won":
+            return c["hands_won"][seat]
         if name == "penalty_per_round":
             return c["penalty"][seat] / self.hands if self.hands else 0.0
         return c[name][seat]
@@ -128,8 +145,10 @@ class MatchStats:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        hands = "rounds" if self.game == "three-thirteen" else "hands"
-        drawn = "rounds_without_going_out" if self.game == "three-thirteen" else "drawn_hands"
+        hands = "hands" if self.game in ("gin", "gin3") else "rounds"
+        drawn = {"gin": "drawn_hands", "gin3": "drawn_hands",
+                 "three-thirteen": "rounds_without_going_out",
+                 "manipulation": "rounds_with_pile_exhausted"}.get(self.game, "drawn")
         return {"game": self.game, "matches": self.matches, hands: self.hands,
                 drawn: self.drawn, "seats": self.rows()}
 

@@ -144,7 +144,8 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]]) -> ReplayedMatch
                           f"(this is version {VERSION})", n0, unreadable=True)
     try:
         cls = game_class(str(head.get("game")))
-        decks = [parse_cards(obj["deck"]) for _, _, obj in lines if obj["type"] == "deal"]
+        decks = [parse_cards(obj["deck"], jokers=True) for _, _, obj in lines
+                 if obj["type"] == "deal"]
         kwargs: dict[str, Any] = cls.replay_setup([obj for _, _, obj in lines])  # type: ignore[attr-defined]
         ctor: Any = cls
         state: State = ctor(head.get("options"), head.get("seed"), decks=decks, **kwargs)

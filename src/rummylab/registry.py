@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib import import_module
 from typing import Any
 
 from rummylab.errors import OptionError
 from rummylab.game import State
-from rummylab.gin.game import GinState
-from rummylab.gin.three import Gin3State
-from rummylab.thirteen.game import ThirteenState
 
-GAMES: dict[str, type[State]] = {
-    "gin": GinState,
-    "gin3": Gin3State,
-    "three-thirteen": ThirteenState,
+# name -> "module:class"; imported on first use, so a game costs nothing until played
+GAMES: dict[str, str] = {
+    "gin": "rummylab.gin.game:GinState",
+    "gin3": "rummylab.gin.three:Gin3State",
+    "three-thirteen": "rummylab.thirteen.game:ThirteenState",
+    "manipulation": "rummylab.manipulation.game:ManipulationState",
 }
 
 
@@ -25,7 +25,9 @@ def game_class(name: str) -> type[State]:
     key = aliases.get(key, key)
     if key not in GAMES:
         raise OptionError(f"unknown game {name!r} (games: {', '.join(GAMES)})")
-    return GAMES[key]
+    module, _, cls = GAMES[key].partition(":")
+    found: type[State] = getattr(import_module(module), cls)
+    return found
 
 
 def new_state(

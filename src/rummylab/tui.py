@@ -18,10 +18,13 @@ from rich.text import Text
 from rummylab.bots import make_bot
 from rummylab.cards import (
     CARD_POINTS,
+    JOKER,
     Card,
     CardSet,
     card_str,
     cards_of,
+    cards_str,
+    multi_cards,
     multi_remove,
     parse_card,
 )
@@ -37,6 +40,12 @@ from rummylab.gin.game import (
     GinObservation,
 )
 from rummylab.gin.melds import best_arrangement, deadwood
+from rummylab.manipulation.game import DRAW as M_DRAW
+from rummylab.manipulation.game import KNOCK as M_KNOCK
+from rummylab.manipulation.game import MELD_BEST as M_BEST
+from rummylab.manipulation.game import PASS as M_PASS
+from rummylab.manipulation.table import hand_points as manip_points
+from rummylab.manipulation.table import meld_str as meld_text
 from rummylab.records import RecordWriter
 from rummylab.registry import new_state
 from rummylab.thirteen.game import DISCARD_BASE as T_DISCARD
@@ -47,12 +56,15 @@ from rummylab.thirteen.solver import combo_str
 from rummylab.thirteen.solver import penalty as penalty13
 from rummylab.thirteen.solver import solve as solve13
 
-SUIT_STYLE = {0: "bold", 1: "bold red", 2: "bold red", 3: "bold"}
+SUIT_STYLE = {0: "bold", 1: "bold red", 2: "bold red", 3: "bold", 4: "bold magenta"}
+MANUAL = -2  # a move the player typed out in full and that is already applied
 SYMBOL = "♣♦♥♠"
 
 
 def card_text(card: Card) -> Text:
     label = card_str(card)
+    if card == JOKER:
+        return Text("Jk", style=SUIT_STYLE[4])
     return Text(label[0] + SYMBOL[card // 13], style=SUIT_STYLE[card // 13])
 
 
@@ -109,24 +121,40 @@ class TerminalGame:
         while not state.is_terminal():
             seat = state.current_player()
             if seat == self.human:
+                before = self.hand_cards(state.observation(seat))
                 action = self.human_turn()
                 if action is None:
                     self.console.print("You left the match.")
                     return
-                if action == DRAW_STOCK:
-                    drawn = state.stock[0]
-                    line = Text("You drew ")
-                    line.append_text(card_text(drawn))
-                    self.console.print(line)
+                if action != MANUAL:  # a typed meld is applied as it is checked
+                    state.apply_action(action)
+                    self.show_drawn(before, self.hand_cards(state.observation(seat)), action)
             else:
                 action = self.bots[seat].act(state.observation(seat))
-                self.console.print(f"{self.names[seat]}: {self.describe(seat, action)}",
-                                   highlight=False)
-            state.apply_action(action)
+                said = self.describe(seat, action)
+                if said:
+                    self.console.print(f"{self.names[seat]}: {said}", highlight=False)
+                state.apply_action(action)
             events = state.take_events()
             if writer is not None:
                 writer.write_events(events)
             self.report(events)
+
+    def hand_cards(self, obs: Any) -> list[Card]:
+        return cards_of(obs.hand)
+
+    def show_drawn(self, before: list[Card], after: list[Card], action: int) -> None:
+        """Tell the player which card a draw from the stock brought."""
+        if self.gin.is_terminal() or not str(self.gin.action_to_string(action)).startswith("draw"):
+            return
+        new = list(after)
+        for c in before:
+            if c in new:
+                new.remove(c)
+        if new:
+            line = Text("You drew ")
+            line.append_text(cards_text(new))
+            self.console.print(line)
 
     def describe(self, seat: int, action: int) -> str:
         text = self.gin.action_to_string(action)
@@ -234,6 +262,8 @@ class TerminalGame:
             except (IllegalActionError, CardError) as e:
                 self.console.print(f"[red]{e}[/]", highlight=False)
                 continue
+            if action == MANUAL:
+                return action
             if action not in legal:
                 self.console.print(f"[red]{st.action_to_string(action)} is not legal now[/]",
                                    highlight=False)
@@ -308,6 +338,9 @@ class TerminalGame:
 
 class ThirteenTerminal(TerminalGame):
     """Three Thirteen: the same loop, its own table, moves and results."""
+
+    def hand_cards(self, obs: Any) -> list[Card]:
+        return multi_cards(obs.hand)
 
     def announce_hand(self) -> None:
         st = self.gin
@@ -424,18 +457,121 @@ class ThirteenTerminal(TerminalGame):
         return None
 
 
+class ManipulationTerminal(TerminalGame):
+    """Manipulation: the table of melds, the hand, and melds typed or found."""
+
+    def hand_cards(self, obs: Any) -> list[Card]:
+        return list(obs.hand)
+
+    def announce_hand(self) -> None:
+        st = self.gin
+        self.console.rule(f"Round {st.round} — dealer {self.names[st.dealer]}")
+
+    def describe(self, seat: int, action: int) -> str:
+        if action == M_BEST:
+            return ""  # the meld itself is reported from the record's line
+        if action == M_DRAW:
+            return "melds nothing and draws again"
+        return str(self.gin.action_to_string(action))
+
+    def report(self, events: list[Event]) -> None:
+        for e in events:
+            if e["type"] == "action" and e["seat"] != self.human and e["action"].startswith("meld"):
+                self.console.print(f"{self.names[e['seat']]}: {e['action']}", highlight=False)
+            elif e["type"] == "result":
+                self.show_result(e)
+            elif e["type"] == "deal" and e["round"] > 1:
+                self.announce_hand()
+            elif e["type"] == "end":
+                self.show_end(e)
+
+    def show_result(self, e: Event) -> None:
+        c = self.console
+        how = {"knock": f"{self.names[e['knocker']]} knocked" if e["knocker"] is not None
+               else "", "out": f"{self.names[e['went_out']]} went out" if e["went_out"]
+               is not None else "", "exhausted": "the draw pile ran out"}[e["ended"]]
+        c.print(f"[bold]Round over: {how}[/]", highlight=False)
+        for seat, hand in enumerate(e["hands"]):
+            c.print(f"{self.names[seat]}: {hand or '-'} ({e['values'][seat]} points)"
+                    f"{'  wins +' + str(e['points'][seat]) if seat in e['winners'] else ''}",
+                    highlight=False)
+        t = Table(title="Score sheet")
+        t.add_column("round", justify="right")
+        for s in range(self.gin.num_players):
+            t.add_column(self.names[s], justify="right")
+        for r in self.gin.round_results:
+            t.add_row(str(r["round"]), *(f"+{p} = {tot}" for p, tot in
+                                         zip(r["points"], r["scores"], strict=True)))
+        c.print(t)
+
+    def show_table(self, obs: Any) -> None:
+        c = self.console
+        c.print(f"Scores: {', '.join(f'{self.names[s]} {v}' for s, v in enumerate(obs.scores))}"
+                f"   draw pile {obs.pile_size}   draws this turn {obs.draws_this_turn}",
+                highlight=False)
+        if obs.table:
+            for i, meld in enumerate(obs.table, 1):
+                c.print(f"  table {i:>2}: {meld_text(meld)}", highlight=False)
+        else:
+            c.print("  the table is empty")
+        mine = Text("Your hand: ")
+        mine.append_text(cards_text(list(obs.hand)))
+        mine.append(f"   {manip_points(obs.hand)} points", style="cyan")
+        c.print(mine)
+
+    def menu(self, obs: Any) -> list[tuple[int, str]]:
+        out = []
+        for a in obs.legal_actions:
+            if a == M_BEST:
+                play = self.gin.best()
+                out.append((a, f"meld best: {cards_str(play.play)} (sheds {play.points_shed} "
+                               "points) (b)"))
+            elif a == M_DRAW:
+                out.append((a, "meld nothing, draw again (d)"))
+            elif a == M_KNOCK:
+                out.append((a, "knock (k)"))
+            elif a == M_PASS:
+                out.append((a, "end the turn (p)"))
+        return out
+
+    def parse(self, raw: str, obs: Any, menu: list[tuple[int, str]]) -> int:
+        text = raw.strip().lower()
+        if text.isdigit():
+            i = int(text)
+            if not 1 <= i <= len(menu):
+                raise IllegalActionError(f"choose a move from 1 to {len(menu)}")
+            return menu[i - 1][0]
+        short = {"d": M_DRAW, "draw": M_DRAW, "k": M_KNOCK, "knock": M_KNOCK, "p": M_PASS,
+                 "pass": M_PASS, "b": M_BEST, "best": M_BEST}
+        if text in short:
+            return short[text]
+        words = raw.strip().split(None, 1)
+        if words and words[0].lower() in ("m", "meld") and len(words) == 2:
+            self.gin.meld(words[1])  # checked and applied here: a typed meld has no id
+            return MANUAL
+        return int(self.gin.string_to_action(raw))
+
+    def confirm(self, action: int, obs: Any) -> str | None:
+        if action == M_KNOCK:
+            return f"Knock with {manip_points(obs.hand)} points in hand?"
+        return None
+
+
 TERMINALS: dict[str, type[TerminalGame]] = {
     "gin": TerminalGame, "gin3": TerminalGame, "three-thirteen": ThirteenTerminal,
+    "manipulation": ManipulationTerminal,
 }
 
 
 def play_terminal(game: str, bot: str, seed: int | None, options: Mapping[str, object],
                   record: Path | None, console: Console) -> None:
     tg = TERMINALS[game](game, bot, seed, options, console)
-    keys = ("'o CARD' to go out" if game == "three-thirteen"
-            else "'k CARD' to knock, 'p' pass")
-    console.print(f"[bold]{game}[/] against {bot}. Type a card to discard it, {keys}, "
-                  "'s' stock, 't' take, 'hint', 'quit', or a move's number.")
+    keys = {
+        "three-thirteen": "Type a card to discard it, 'o CARD' to go out, 's' stock, 't' take",
+        "manipulation": "Type 'm CARDS' to meld them (the engine arranges the table) or "
+                        "'m CARDS => TABLE', 'b' for the best meld, 'd' draw, 'k' knock, 'p' pass",
+    }.get(game, "Type a card to discard it, 'k CARD' to knock, 's' stock, 't' take, 'p' pass")
+    console.print(f"[bold]{game}[/] against {bot}. {keys}; 'hint', 'quit', or a move's number.")
     stream: IO[str] | None = record.open("w", encoding="utf-8") if record else None
     try:
         tg.run(RecordWriter(stream) if stream else None)

@@ -25,13 +25,21 @@ BOT_LEVELS: dict[str, dict[str, Callable[[dict[str, str], int | None], Bot]]] = 
         "gin": lambda o, s: RandomBot(o, s),
         "gin3": lambda o, s: RandomBot(o, s),
         "three-thirteen": lambda o, s: RandomBot(o, s),
+        "manipulation": lambda o, s: RandomBot(o, s),
     },
     "simple": {
         "gin": lambda o, s: SimpleGinBot(o, s),
         "gin3": lambda o, s: SimpleGinBot(o, s),
         "three-thirteen": lambda o, s: SimpleThirteenBot(o, s),
+        "manipulation": lambda o, s: _simple_manipulation(o, s),
     },
 }
+
+
+def _simple_manipulation(options: dict[str, str], seed: int | None) -> Bot:
+    from rummylab.bots.simple_manipulation import SimpleManipulationBot
+
+    return SimpleManipulationBot(options, seed)
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:

@@ -180,7 +180,7 @@ def _check_table_card(card: Card, stands_for: Card) -> None:
 def _gap_text(suit_char: str, ranks: list[int]) -> str:
     """Describe the first gap of sorted positions (1 = low ace .. 14 = high ace)."""
     def name(pos: int) -> str:
-        return RANKS[pos % 13 if pos != 14 else 0] + suit_char
+        return RANKS[(pos - 1) % 13] + suit_char
 
     for a, b in zip(ranks, ranks[1:], strict=False):
         if b - a > 1:
@@ -352,8 +352,8 @@ def check_move(
     the size of the tables.
 
     >>> old = parse_table("5h 6h Jk=7h", decks=1)
-    >>> check_move(old, parse_table("5h 6h 7h | Jk=7c 7d 7s", 1), [33, 19, 45], 1)
-    >>> check_move(old, parse_table("5h 6h 7h 8h", 1), [33, 34], 1)
+    >>> check_move(old, parse_table("5h 6h 7h | Jk=7c 7d 7s", 1), [32, 19, 45], 1)
+    >>> check_move(old, parse_table("5h 6h 7h 8h", 1), [32, 33], 1)
     Traceback (most recent call last):
     ...
     rummylab.manipulation.table.TableError: card Jk left the table: no card leaves the table (§4.6)

@@ -71,7 +71,9 @@ THIRTEEN_OPTIONS: dict[str, Option] = {
 
 
 def action_text(action: int) -> str:
-    """>>> action_text(2 + 35), action_text(54)
+    """The text form of an action id.
+
+    >>> action_text(2 + 35), action_text(54)
     ('discard Th', 'go out Ac')
     """
     if action == DRAW_STOCK:

@@ -410,6 +410,8 @@ def solve(hand: int, wild_rank: int, *, natural_wild_sets: bool = False,
     """Least penalty with the combinations that reach it; with ``discard``,
     after the best discard (the solution names it)."""
     rem, wilds = _split(hand, wild_rank)
+    if discard and not rem and not wilds:
+        raise ValueError("no card to discard")
     w = len(wilds)
     if _exact(rem, w, wild_rank, natural_wild_sets, discard) is not None:
         return _solve_fast(rem, wilds, wild_rank, discard)

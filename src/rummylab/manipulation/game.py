@@ -1,0 +1,528 @@
+"""Manipulation (§4): a shared table of melds that every turn may rearrange.
+
+Each turn starts with a draw (done for the player: it is never a choice).
+Then the player chooses among:
+
+====================  ===================================================
+``meld CARDS``        play these hand cards; the engine finds a legal
+                      arrangement of the whole table (§4.6)
+``meld CARDS => T``   play these cards and lay the table out as ``T``
+                      (melds separated by ``|``, jokers as ``Jk=7h``)
+``meld best``         [3] the play that sheds the most points
+``draw``              [0] meld nothing now and draw again (at most three
+                      cards a turn; after the third no melding, §4.4)
+``knock``             [1] with 5 points or fewer in hand (§4.8, D-17)
+``pass``              [2] end the turn (when no draw is left, or after a
+                      meld to decline knocking)
+====================  ===================================================
+
+A meld ends the turn (D-14), except that a player left with 5 points or
+fewer may still knock. Records write every meld in the explicit form, so
+a replay never depends on how the engine arranges a table.
+
+>>> state = ManipulationState({"players": 3}, seed=2)
+>>> [state.action_to_string(a) for a in state.legal_actions()][:1]
+['draw']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+from rummylab.cards import JOKER, Card, card_str, cards_str, check_deck_order, parse_cards
+from rummylab.errors import CardError, IllegalActionError
+from rummylab.game import TERMINAL, Event, State
+from rummylab.manipulation.solver import Play, arrange_with, best_play
+from rummylab.manipulation.table import (
+    Table,
+    TableError,
+    check_move,
+    hand_points,
+    parse_table,
+    table_str,
+)
+from rummylab.options import Option, OptionValue, resolve_options
+
+DRAW = 0
+KNOCK = 1
+PASS = 2
+MELD_BEST = 3
+NUM_ACTIONS = 4
+MELD_TEXT = -1  # what apply() returns for a meld given in text: it has no id
+_NAMES = {DRAW: "draw", KNOCK: "knock", PASS: "pass", MELD_BEST: "meld best"}
+
+TURN, AFTER_MELD, FINAL, OVER = "turn", "after_meld", "final", "over"
+
+MANIPULATION_OPTIONS: dict[str, Option] = {
+    "players": Option("players", 3, "number of players (one deck and a joker for two, two "
+                      "decks and two jokers for three to five)", minimum=2, maximum=5,
+                      rule="§4.1"),
+    "target": Option("target", 150, "a round that brings a player to this ends the game",
+                     minimum=1, rule="§4.11"),
+    "knock_limit": Option("knock_limit", 5, "most points in hand a player may knock with",
+                          minimum=0, maximum=99, rule="§4.8"),
+    "undercut_bonus": Option("undercut_bonus", 10, "bonus of a round winner who did not knock",
+                             minimum=0, rule="§4.9"),
+    "out_bonus": Option("out_bonus", 25, "bonus for going out", minimum=0, rule="§4.9"),
+    "game_bonus": Option("game_bonus", 100, "bonus of each player who reached the target",
+                         minimum=0, rule="§4.11"),
+    "round_bonus": Option("round_bonus", 25, "per round won, for the players who did not "
+                          "reach the target", minimum=0, rule="§4.11"),
+    "initial_meld_from_hand": Option(
+        "initial_meld_from_hand", False,
+        "each player's first meld of a round is a new meld of their own cards", rule="D-25",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class ManipulationObservation:
+    """What one seat may know: its own hand and everything public."""
+
+    game: str
+    seat: int
+    num_players: int
+    phase: str
+    to_act: int
+    round: int
+    hand: tuple[Card, ...]
+    table: Table
+    pile_size: int
+    hand_sizes: tuple[int, ...]
+    draws_this_turn: int
+    can_meld: bool
+    first_meld_from_hand_only: bool
+    exhausted: bool
+    legal_actions: tuple[int, ...]
+    dealer: int
+    scores: tuple[int, ...]
+    rounds_won: tuple[int, ...]
+    actions: tuple[tuple[int, str], ...]
+    last_result: Mapping[str, Any] | None
+    decks: int
+    options: Mapping[str, OptionValue] = field(repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game, "seat": self.seat, "num_players": self.num_players,
+            "phase": self.phase, "to_act": self.to_act, "round": self.round,
+            "hand": cards_str(self.hand), "table": table_str(self.table),
+            "pile_size": self.pile_size, "hand_sizes": list(self.hand_sizes),
+            "draws_this_turn": self.draws_this_turn, "can_meld": self.can_meld,
+            "exhausted": self.exhausted,
+            "legal_actions": [_NAMES[a] for a in self.legal_actions],
+            "dealer": self.dealer, "scores": list(self.scores),
+            "rounds_won": list(self.rounds_won),
+            "actions": [[s, t] for s, t in self.actions], "last_result": self.last_result,
+        }
+
+
+def _sorted_hand(cards: list[Card]) -> list[Card]:
+    return sorted(cards)
+
+
+class ManipulationState(State):
+    """A game of Manipulation for 2-5 players, rounds until someone reaches 150."""
+
+    game_name: ClassVar[str] = "manipulation"
+    option_spec: ClassVar[Mapping[str, Option]] = MANIPULATION_OPTIONS
+
+    def __init__(
+        self,
+        options: Mapping[str, object] | None = None,
+        seed: int | None = None,
+        *,
+        decks: Sequence[Sequence[Card]] | None = None,
+        first_dealer: int | None = None,
+    ) -> None:
+        self.options = resolve_options(self.option_spec, options)
+        self.num_players = int(self.options["players"])
+        self.num_decks = 1 if self.num_players == 2 else 2
+        self.seed = seed
+        self.events = []
+        self._base_seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
+        self._decks = [list(d) for d in decks or ()]
+        for d in self._decks:
+            check_deck_order(d, self.num_decks, self.num_decks)
+        n = self.num_players
+        if first_dealer is None:
+            first_dealer = self._rng("dealer").randrange(n)
+        elif not 0 <= first_dealer < n:
+            raise IllegalActionError(f"first_dealer must be a seat from 0 to {n - 1}")
+        self.dealer = first_dealer
+        self._scores = [0] * n
+        self._won = [0] * n
+        self._results: list[Event] = []
+        self._winners: list[int] = []
+        self._final: list[int] = []
+        self.round = 0
+        self._legal: list[int] | None = None
+        self._best: Play | bool | None = False  # False: not computed at this point
+        self._deal()
+
+    @classmethod
+    def replay_setup(cls, events: Sequence[Event]) -> dict[str, Any]:
+        for e in events:
+            if e.get("type") == "deal":
+                return {"first_dealer": int(e["dealer"])}
+        return {}
+
+    def _rng(self, purpose: str) -> random.Random:
+        return random.Random(f"{self.game_name}/{self._base_seed}/{purpose}")
+
+    # -- rounds and turns -----------------------------------------------
+    def _deal(self) -> None:
+        self.round += 1
+        n = self.num_players
+        if self._decks:
+            deck = self._decks.pop(0)
+        else:
+            deck = [c for _ in range(self.num_decks) for c in range(52)]
+            deck += [JOKER] * self.num_decks
+            self._rng(f"deal {self.round}").shuffle(deck)
+        self.events.append({"type": "deal", "round": self.round, "dealer": self.dealer,
+                            "deck": cards_str(deck)})
+        self._hands: list[list[Card]] = [[] for _ in range(n)]
+        for i in range(10 * n):  # §4.3: ten cards each, from the dealer's left
+            self._hands[(self.dealer + 1 + i) % n].append(deck[i])
+        for h in self._hands:
+            h.sort()
+        self._pile = list(reversed(deck[10 * n:]))  # pop() draws the top
+        self._table: Table = ()
+        self._melded_round = [False] * n
+        self._round_actions: list[tuple[int, str]] = []
+        self._exhausted = False
+        self._final_queue: list[int] = []
+        self._knocker: int | None = None
+        self._start_turn((self.dealer + 1) % n)
+
+    def _start_turn(self, seat: int) -> None:
+        self._to_act = seat
+        self._draws = 0
+        self._invalidate()
+        self._final_turn = self._exhausted
+        if self._exhausted:
+            self._phase = FINAL
+        else:
+            self._phase = TURN
+            self._draw()
+        self._settle_forced()
+
+    def _draw(self) -> None:
+        seat = self._to_act
+        card = self._pile.pop()
+        self._hands[seat].append(card)
+        self._hands[seat].sort()
+        self._draws += 1
+        self._invalidate()
+        if not self._pile and not self._exhausted:
+            # §4.10, D-23: this turn goes on without draws, then everyone,
+            # ending with this player, has one meld-only turn
+            self._exhausted = True
+            n = self.num_players
+            self._final_queue = [(seat + i) % n for i in range(1, n + 1)]
+
+    def _invalidate(self) -> None:
+        self._legal = None
+        self._best = False
+
+    def _settle_forced(self) -> None:
+        """Take the decisions that are no decision: a lone ``pass``."""
+        while self._phase not in (OVER,) and self.legal_actions() == [PASS]:
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        seat = self._to_act
+        if self._exhausted:
+            if self._final_turn and self._final_queue and self._final_queue[0] == seat:
+                self._final_queue.pop(0)
+            if not self._final_queue:
+                self._end_round("exhausted")
+                return
+            self._start_turn(self._final_queue[0])
+            return
+        self._start_turn((seat + 1) % self.num_players)
+
+    def current_player(self) -> int:
+        return TERMINAL if self._phase == OVER else self._to_act
+
+    @classmethod
+    def num_distinct_actions(cls) -> int:
+        return NUM_ACTIONS
+
+    def _can_meld(self) -> bool:
+        if self._phase == FINAL:
+            return True
+        return self._phase == TURN and self._draws < 3
+
+    def best(self) -> Play | None:
+        """The engine's best play for the seat to act (cached at this point)."""
+        if self._best is False:
+            if self._phase == OVER or not self._can_meld():
+                self._best = None
+            else:
+                seat = self._to_act
+                self._best = best_play(
+                    self._table, self._hands[seat], self.num_decks,
+                    first_meld_from_hand_only=self._first_only(seat),
+                )
+        return self._best if isinstance(self._best, Play) else None
+
+    def _first_only(self, seat: int) -> bool:
+        return bool(self.options["initial_meld_from_hand"]) and not self._melded_round[seat]
+
+    def legal_actions(self) -> list[int]:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def _compute_legal(self) -> list[int]:
+        if self._phase == OVER:
+            return []
+        seat = self._to_act
+        can_knock = hand_points(self._hands[seat]) <= int(self.options["knock_limit"])
+        out: list[int] = []
+        if self._phase == TURN and self._draws < 3 and self._pile:
+            out.append(DRAW)
+        if can_knock:
+            out.append(KNOCK)
+        if self._phase in (AFTER_MELD, FINAL) or self._draws >= 3 or not self._pile:
+            out.append(PASS)
+        if self._can_meld() and self.best() is not None:
+            out.append(MELD_BEST)
+        return out
+
+    def action_to_string(self, action: int) -> str:
+        if action not in _NAMES:
+            raise IllegalActionError(f"no Manipulation action has id {action}")
+        return _NAMES[action]
+
+    def string_to_action(self, text: str) -> int:
+        words = text.strip().lower().split()
+        for a, name in _NAMES.items():
+            if words == name.split():
+                return a
+        raise IllegalActionError(
+            f"unknown action {text.strip()!r}: use 'draw', 'knock', 'pass', 'meld best', "
+            "'meld CARDS' or 'meld CARDS => TABLE'"
+        )
+
+    def apply(self, text: str) -> int:
+        """Apply an action in text form; ``meld ...`` forms are accepted here."""
+        words = text.strip().split(None, 1)
+        if words and words[0].lower() == "meld" and not (
+            len(words) == 2 and words[1].strip().lower() == "best"
+        ):
+            self.meld(words[1] if len(words) == 2 else "")
+            return MELD_TEXT
+        action = self.string_to_action(text)
+        self.apply_action(action)
+        return action
+
+    def apply_action(self, action: int) -> None:
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        if action not in legal:
+            self.check_legal(action)
+        seat = self._to_act
+        if action == MELD_BEST:
+            play = self.best()
+            assert play is not None
+            self._do_meld(seat, list(play.play), play.table)
+            return
+        self._log(seat, _NAMES[action])
+        if action == DRAW:
+            self._draw()
+            self._settle_forced()
+        elif action == KNOCK:
+            self._knocker = seat
+            self._end_round("knock")
+        else:
+            self._end_turn()
+
+    def meld(self, text: str) -> None:
+        """``CARDS`` (the engine arranges) or ``CARDS => TABLE`` (explicit)."""
+        if self._phase == OVER or not self._can_meld():
+            raise IllegalActionError("no melding now: after a third draw, or a meld this turn, "
+                                     "the turn has no meld (§4.4, D-14)")
+        seat = self._to_act
+        cards_text, arrow, table_text = text.partition("=>")
+        try:
+            cards = parse_cards(cards_text, jokers=True)
+        except CardError as e:
+            raise IllegalActionError(str(e)) from None
+        if not cards:
+            raise IllegalActionError("name the cards to meld from your hand (§4.6)")
+        hand = list(self._hands[seat])
+        for c in cards:
+            if c not in hand:
+                raise IllegalActionError(f"{card_str(c)} is not in your hand")
+            hand.remove(c)
+        first_only = self._first_only(seat)
+        if arrow:
+            try:
+                new = parse_table(table_text, self.num_decks)
+                check_move(self._table, new, cards, self.num_decks,
+                           first_meld_from_hand_only=first_only)
+            except (TableError, CardError) as e:
+                raise IllegalActionError(str(e)) from None
+        else:
+            found = arrange_with(self._table, cards, self.num_decks,
+                                 first_meld_from_hand_only=first_only)
+            if found is None:
+                raise IllegalActionError(
+                    f"no legal table holds {cards_str(cards)} with the cards on the table")
+            new = found
+        self._do_meld(seat, cards, new)
+
+    def _do_meld(self, seat: int, cards: list[Card], table: Table) -> None:
+        self._log(seat, f"meld {cards_str(sorted(cards))} => {table_str(table)}")
+        hand = self._hands[seat]
+        for c in cards:
+            hand.remove(c)
+        self._table = table
+        self._melded_round[seat] = True
+        self._invalidate()
+        if not hand:  # D-18: gone out, the round ends at once
+            self._end_round("out")
+            return
+        self._phase = AFTER_MELD
+        self._settle_forced()
+
+    def _log(self, seat: int, text: str) -> None:
+        self.events.append({"type": "action", "seat": seat, "action": text})
+        self._round_actions.append((seat, text))
+
+    # -- scoring (§4.9, D-19, D-20) ------------------------------------------
+    def _end_round(self, ended: str) -> None:
+        n = self.num_players
+        values = [hand_points(h) for h in self._hands]
+        low = min(values)
+        tied = [s for s in range(n) if values[s] == low]
+        knocker = self._knocker if ended == "knock" else None
+        out = self._to_act if ended == "out" else None
+        if knocker is not None and knocker in tied and len(tied) > 1:
+            winners = [s for s in tied if s != knocker]  # the knocker tied: the others win
+        else:
+            winners = tied
+        points = [0] * n
+        for w in winners:
+            points[w] = sum(values[j] - values[w] for j in range(n) if j not in winners)
+            if knocker is not None and w != knocker:
+                points[w] += int(self.options["undercut_bonus"])
+            if w == out:
+                points[w] += int(self.options["out_bonus"])
+        for s in range(n):
+            self._scores[s] += points[s]
+        for w in winners:
+            self._won[w] += 1
+        result: Event = {
+            "type": "result", "round": self.round, "ended": ended, "knocker": knocker,
+            "went_out": out, "hands": [cards_str(h) for h in self._hands], "values": values,
+            "winners": winners, "points": points, "scores": list(self._scores),
+            "table": table_str(self._table),
+        }
+        self.events.append(result)
+        self._results.append(result)
+        target = int(self.options["target"])
+        reached = [s for s in range(n) if self._scores[s] >= target]
+        if reached:
+            final = list(self._scores)
+            for s in range(n):  # §4.11
+                final[s] += (int(self.options["game_bonus"]) if s in reached
+                             else int(self.options["round_bonus"]) * self._won[s])
+            best = max(final)
+            self._winners = [s for s in range(n) if final[s] == best]  # D-21
+            self._final = final
+            self._phase = OVER
+            self._legal = []
+            self.events.append({"type": "end", "winners": list(self._winners),
+                                "totals": list(self._scores), "rounds_won": list(self._won),
+                                "final_scores": final})
+            return
+        self.dealer = (self.dealer + 1) % n  # D-13
+        self._deal()
+
+    # -- views -----------------------------------------------------------------
+    def observation(self, seat: int) -> ManipulationObservation:
+        if not 0 <= seat < self.num_players:
+            raise IllegalActionError(f"no seat {seat}")
+        over = self._phase == OVER
+        acting = self._to_act == seat and not over
+        return ManipulationObservation(
+            game=self.game_name, seat=seat, num_players=self.num_players, phase=self._phase,
+            to_act=self.current_player(), round=self.round,
+            hand=() if over else tuple(self._hands[seat]), table=self._table,
+            pile_size=len(self._pile), hand_sizes=tuple(len(h) for h in self._hands),
+            draws_this_turn=self._draws if acting else 0,
+            can_meld=acting and self._can_meld(),
+            first_meld_from_hand_only=self._first_only(seat),
+            exhausted=self._exhausted,
+            legal_actions=tuple(self.legal_actions()) if acting else (),
+            dealer=self.dealer, scores=tuple(self._scores), rounds_won=tuple(self._won),
+            actions=tuple(self._round_actions),
+            last_result=self._results[-1] if self._results else None,
+            decks=self.num_decks, options=self.options,
+        )
+
+    @property
+    def table(self) -> Table:
+        return self._table
+
+    @property
+    def scores(self) -> list[int]:
+        return list(self._scores)
+
+    @property
+    def winners(self) -> list[int]:
+        return list(self._winners)
+
+    @property
+    def final_scores(self) -> list[int]:
+        return list(self._final)
+
+    @property
+    def round_results(self) -> list[Event]:
+        return list(self._results)
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    def hand_of(self, seat: int) -> list[Card]:
+        return list(self._hands[seat])
+
+    @property
+    def pile(self) -> list[Card]:
+        """The draw pile, top first (full information)."""
+        return list(reversed(self._pile))
+
+    def returns(self) -> list[float]:
+        if self._phase != OVER:
+            return [0.0] * self.num_players
+        n = self.num_players
+        tot = sum(self._final)
+        return [f - (tot - f) / (n - 1) for f in self._final]
+
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new._decks = self._decks[:]
+        new._scores = self._scores[:]
+        new._won = self._won[:]
+        new._results = self._results[:]
+        new._winners = self._winners[:]
+        new._final = self._final[:]
+        new._hands = [h[:] for h in self._hands]
+        new._pile = self._pile[:]
+        new._melded_round = self._melded_round[:]
+        new._round_actions = self._round_actions[:]
+        new._final_queue = self._final_queue[:]
+        new.events = []
+        return new
+
+    def __repr__(self) -> str:
+        return (f"<ManipulationState round {self.round} {self._phase} "
+                f"to_act={self.current_player()} scores={self._scores}>")

@@ -1,0 +1,1003 @@
+"""Exact table solver for Manipulation: arrange a table, find the best play (§4.5-4.8).
+
+The table is a multiset of *identities* (the cards that naturals and jokers
+stand for). Once every joker's identity is chosen, legality no longer cares
+which physical card carries an identity, and D-24 caps each identity at one
+copy per deck. So the solver sweeps the positions A(low), 2, ..., K, A(high)
+in the style of van Rijn, Takes & Vis (2015, "The complexity of Rummikub
+problems"): at each position and suit it chooses how many copies to place
+(the table's are required, the hand's optional and worth their points),
+which open sequences of the suit each copy extends or starts, and which go
+into groups of the position's rank. A state is, per suit, the lengths
+(1, 2 or 3+) of the sequences still open, plus the jokers placed so far;
+each state keeps its best value.
+
+Two choices are made outside the sweep, because carrying them through it
+multiplies the states:
+
+- *Aces high.* A high ace is just position 14, but the two ace positions
+  share the copies and the cap. Per suit the search fixes how many copies
+  play high (and where they come from); a relaxation that lets both
+  positions draw on the whole supply bounds every choice at once, so most
+  positions need only the plain sweep and the relaxation.
+- *Jokers.* A table joker either keeps its identity (it is then a required
+  copy of that card) or changes it (it becomes a free joker and a real card
+  of its old identity must be on the table, D-16); hand jokers are optional
+  free jokers worth 25. The search first solves with every table joker kept
+  and no hand joker, then with all of them free and D-16 relaxed; only if
+  that bound beats the first answer does it try each set of changed jokers.
+
+The search is best-first over these choices and exact; ``state_cap`` bounds
+the states of one sweep layer, and a play found after a cap cut states is
+reported with ``exact=False``.
+
+>>> from rummylab.cards import parse_cards
+>>> from rummylab.manipulation.table import parse_table, table_str
+>>> t = parse_table("7h 8h 9h | Qs Qd Qc", decks=1)
+>>> p = best_play(t, parse_cards("Th Qh 2c"), decks=1)
+>>> (p.points_shed, p.cards_shed, table_str(p.table))
+(20, 2, 'Qc Qd Qh Qs | 7h 8h 9h Th')
+>>> table_str(arrange(parse_cards("Qs Ks As 2c 3c Ac"), 0, [], decks=1))
+'Ac 2c 3c | Qs Ks As'
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations, combinations_with_replacement, product
+from typing import Literal
+
+from rummylab.cards import CARD_POINTS, JOKER, Card, card_str
+from rummylab.errors import CardError
+from rummylab.manipulation.table import (
+    Meld,
+    Table,
+    TableCard,
+    TableError,
+    check_pack,
+    check_table,
+)
+
+Objective = Literal["points", "cards"]
+
+DEFAULT_STATE_CAP = 200_000
+_POINT_WEIGHT = 256  # value = points * 256 + cards: most points, then most cards
+_CARD_WEIGHT = 4096  # value = cards * 4096 + points (objective "cards")
+_ACE, _KING, _QUEEN = 0, 12, 11
+_HIGH = 13  # the position of a high ace
+_NO_CAP = 1 << 30
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A play: the hand cards laid (jokers as ``JOKER``) and the new table.
+
+    ``exact`` is False only if a sweep hit ``state_cap``: the play is legal
+    but another might shed more.
+    """
+
+    play: tuple[Card, ...]
+    table: Table
+    points_shed: int
+    cards_shed: int
+    exact: bool = True
+
+
+# --- per-suit transitions ----------------------------------------------------------
+
+# the open sequences of one suit: sorted lengths, 3 meaning "3 or more"
+_SIGMAS: dict[int, list[tuple[int, ...]]] = {
+    d: [s for n in range(d + 1) for s in combinations_with_replacement((1, 2, 3), n)]
+    for d in (1, 2)
+}
+_SIG_INDEX = {d: {s: i for i, s in enumerate(sigs)} for d, sigs in _SIGMAS.items()}
+
+# group digits: 5 * cards in groups so far + number of suits giving two
+_GROUP_OK = [False] * 45
+for _g in range(9):
+    for _twos in range(5):
+        _GROUP_OK[_g * 5 + _twos] = _g == 0 or (_g in (3, 4) and not _twos) or _g >= 6
+
+
+
+def _dominates(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    """Open sequences ``a`` can do whatever ``b`` can: each of ``b``'s
+    matched to one of ``a``'s at least as long, ``a``'s others complete (3+,
+    free to end). Longest first is the best matching."""
+    a2, b2 = sorted(a, reverse=True), sorted(b, reverse=True)
+    return (len(a2) >= len(b2) and all(x >= y for x, y in zip(a2, b2, strict=False))
+            and all(x == 3 for x in a2[len(b2):]))
+
+
+# (sig after, cards to groups, valued copies, jokers, optional copies, detail)
+_Option = tuple[int, int, int, int, int, int]
+
+
+@lru_cache(maxsize=None)
+def _suit_options(
+    decks: int, sig: int, req: int, opt: int, cap: int, zf: int, vcap: int, wmin: int,
+    wmax: int, high: bool,
+) -> tuple[_Option, ...]:
+    """Every way one suit can place its copies at one position.
+
+    ``req`` copies must be placed, up to ``opt`` optional ones (the first
+    ``zf`` of them worth nothing and at most ``vcap`` worth something: a
+    relaxation's), ``wmin``-``wmax`` jokers,
+    ``cap`` copies at most. Each copy extends an open sequence, starts one,
+    or goes into a group; a sequence not extended ends and must be 3 long.
+    At the high-ace position (``high``) copies only end sequences of 2 or
+    more and nothing goes into groups (an ace group is formed low). For the
+    same outcome only the option with the most valued copies is kept.
+    ``detail`` encodes which sequences were extended (bit mask) and how many
+    started, for the rebuild.
+    """
+    lens = _SIGMAS[decks][sig]
+    index = _SIG_INDEX[decks]
+    best: dict[tuple[int, int, int], _Option] = {}
+    for kopt in range(opt + 1):
+        for kw in range(wmin, wmax + 1):
+            n = req + kopt + kw
+            if n > cap:
+                break
+            valued = min(max(0, kopt - zf), vcap)
+            for g in range(0 if high else n, -1, -1) if not high else (0,):
+                m = n - g
+                for mask in range(1 << len(lens)):
+                    ext = [i for i in range(len(lens)) if mask >> i & 1]
+                    if len(ext) > m or any(lens[i] != 3 for i in range(len(lens)) if i not in ext):
+                        continue
+                    new = m - len(ext)
+                    if high:
+                        if new or any(lens[i] < 2 for i in ext):
+                            continue
+                        sig2 = 0
+                    else:
+                        sig2 = index[tuple(sorted([min(lens[i] + 1, 3) for i in ext] + [1] * new))]
+                    key = (sig2, g, kw)
+                    got = best.get(key)
+                    if got is None or got[2] < valued:
+                        best[key] = (sig2, g, valued, kw, kopt, mask * 4 + new)
+    return tuple(best.values())
+
+
+# --- one sweep -------------------------------------------------------------------
+
+# per position and suit: req, opt, cap, zf, vcap, wmin, wmax, high, unit value
+_Layer = tuple[int, int, int, int, int, int, int, bool, int]
+_AceSpec = tuple[int, int, int, int] | None  # (high, from required, from optional, jokers)
+
+
+@dataclass(slots=True)
+class _Spec:
+    """One sweep: copies per identity and how the aces and jokers are fixed."""
+
+    decks: int
+    req: list[int]  # required copies per identity (naturals, kept jokers, forced hand cards)
+    opt: list[int]  # optional copies (hand naturals)
+    cap: list[int]  # most copies of each identity (D-24)
+    unit: list[int]  # value of one optional copy, per rank
+    jokers: int  # free jokers available
+    forced: int  # free jokers that must be placed (changed table jokers)
+    joker_value: int  # value of each free joker beyond ``forced`` (a hand joker)
+    base: int  # value fixed outside the sweep
+    aces: tuple[_AceSpec, ...]  # per suit; None = relaxed
+    kept: list[int]  # of ``req``: jokers keeping this identity
+    forced_hand: list[int]  # of ``req``: hand naturals that must be played (D-16)
+    # per relaxed suit: t of its r required aces are assumed low. Low, copies
+    # beyond t count, high copies beyond r - t, each side at most the
+    # optional count o. For a true play with a copies low and b high this is
+    # at least a + b - r (a - t and b - (r - t) cannot both fall short, and
+    # a + b - r <= o), and exactly that when the play has t required low:
+    # the table's own split makes the bound tight for most plays.
+    splits: tuple[int, ...] = (0, 0, 0, 0)
+
+    def layers(self) -> tuple[list[list[_Layer]], list[int]]:
+        """The layer table and, per position, the most value still to come."""
+        w = self.jokers
+        out: list[list[_Layer]] = []
+        for p in range(14):
+            rank = _ACE if p == _HIGH else p
+            unit = self.unit[rank]
+            row: list[_Layer] = []
+            for s in range(4):
+                x = s * 13 + rank
+                req, opt, cap = self.req[x], self.opt[x], self.cap[x]
+                ace = self.aces[s]
+                if p == 0:
+                    if ace is None:
+                        # relaxed: both ace positions draw on the whole supply
+                        # (see _Spec.splits for how the copies are valued)
+                        t = self.splits[s]
+                        row.append((0, req + opt, cap, t, opt, 0, w, False, unit))
+                    else:
+                        h, rq, op, _ = ace
+                        row.append((req - rq, opt - op, cap - h, 0, _NO_CAP, 0, w, False, unit))
+                elif p == _HIGH:
+                    if ace is None:
+                        t = self.splits[s]
+                        row.append((0, req + opt, cap, req - t, opt, 0, w, True, unit))
+                    else:
+                        h, rq, op, wf = ace
+                        row.append((rq + op, 0, h, 0, _NO_CAP, wf, wf, True, unit))
+                else:
+                    row.append((req, opt, cap, 0, _NO_CAP, 0, w, False, unit))
+            out.append(row)
+        ub = [0] * 15
+        hand_jokers = max(0, self.jokers - self.forced) * self.joker_value
+        ub[14] = hand_jokers
+        for p in range(13, -1, -1):
+            ub[p] = ub[p + 1] + sum(
+                lay[8] * min(max(0, min(lay[1], lay[2] - lay[0]) - lay[3]), lay[4])
+                for lay in out[p]
+            )
+        return out, ub
+
+
+@dataclass(slots=True)
+class _Result:
+    value: int
+    end_key: int
+    parents: list[dict[int, int]] | None
+    capped: bool
+
+
+def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | None:
+    """The best final value above ``bound`` (None if none), optionally with
+    the parent links to rebuild it."""
+    decks = spec.decks
+    nsig = len(_SIGMAS[decks])
+    layers, ub = spec.layers()
+    wb = spec.jokers + 1  # key = ((sigmas * 45) + group digits) * wb + jokers used
+    gm = wb
+    sm = 45 * wb
+    states: dict[int, int] = {0: spec.base}
+    parents: list[dict[int, int]] | None = [] if record else None
+    capped = False
+    wtot = spec.jokers
+    info = _pareto_info(decks)
+    for p in range(14):
+        lim = bound - ub[p]  # a state worth lim or less cannot beat the bound
+        states = {k: v for k, v in states.items() if v > lim}
+        if not states:
+            return None
+        row = layers[p]
+        for s in range(4):
+            req, opt, cap, zf, vcap, wmin, wmax, high, unit = row[s]
+            mult = sm * nsig**s
+            last = s == 3
+            cache: dict[int, list[tuple[int, int, int]]] = {}
+            new: dict[int, int] = {}
+            par: dict[int, int] = {}
+            for key, v in states.items():
+                sig = key // mult % nsig
+                w = key % wb
+                ck = sig * wb + w
+                lst = cache.get(ck)
+                if lst is None:
+                    lst = []
+                    room = min(wmax, wtot - w)
+                    if room >= wmin:
+                        opts = _suit_options(
+                            decks, sig, req, opt, cap, zf, vcap, wmin, room, high
+                        )
+                        for oi, (sig2, g, valued, kw, _, _) in enumerate(opts):
+                            delta = (sig2 - sig) * mult + kw + (g * 5 + (g == 2)) * gm
+                            lst.append((delta, valued * unit, oi))
+                    cache[ck] = lst
+                for delta, gain, oi in lst:
+                    nk = key + delta
+                    if last:
+                        grp = nk // gm % 45
+                        if grp:
+                            if not _GROUP_OK[grp]:
+                                continue
+                            nk -= grp * gm
+                    nv = v + gain
+                    old = new.get(nk)
+                    if old is None or nv > old:
+                        new[nk] = nv
+                        if record:
+                            par[nk] = key * 1024 + oi
+            if len(new) > 1:
+                new = _pareto(new, sm, info)
+            if len(new) > state_cap:
+                capped = True
+                keep = heapq.nlargest(state_cap, new.items(), key=lambda kv: kv[1])
+                new = dict(keep)
+            states = new
+            if parents is not None:
+                parents.append(par)
+            if not states:
+                return None
+    best_key, best = -1, bound
+    for key, v in states.items():  # key = jokers used: every sequence has ended
+        if key < spec.forced:
+            continue
+        total = v + (key - spec.forced) * spec.joker_value
+        if total > best:
+            best_key, best = key, total
+    if best_key < 0:
+        return None
+    return _Result(best, best_key, parents, capped)
+
+
+def _pareto(states: dict[int, int], sm: int, info: list[tuple[int, int, int]]
+            ) -> dict[int, int]:
+    """Keep the states no other state dominates: same jokers and group
+    digits, in every suit open sequences that can do at least as much
+    (``_dominates``), and a value at least as high. Whatever a dropped state
+    could still do, its dominator can too, for as much (so this is exact),
+    and the survivors are few: a table rich in long sequences is often down
+    to one state per rank.
+
+    ``info[code]`` gives, for the four suits' sigs, a bit per suit of the
+    sig itself, the bits of every sig dominating it, and a strength that
+    orders dominators first among equal values."""
+    by_rest: dict[int, list[tuple[int, int, int, int, int]]] = {}
+    for key, v in states.items():
+        code, rest = divmod(key, sm)
+        ind, mask, strength = info[code]
+        got = by_rest.get(rest)
+        if got is None:
+            by_rest[rest] = [(-v, -strength, key, ind, mask)]
+        else:
+            got.append((-v, -strength, key, ind, mask))
+    out: dict[int, int] = {}
+    for lst in by_rest.values():
+        lst.sort()
+        kept: list[int] = []
+        for negv, _, key, ind, mask in lst:
+            for k in kept:
+                if k & mask == k:
+                    break
+            else:
+                kept.append(ind)
+                out[key] = -negv
+    return out
+
+
+@lru_cache(maxsize=None)
+def _pareto_info(decks: int) -> list[tuple[int, int, int]]:
+    """Per four-suit sig code: (own bits, dominator bits, strength), 10 bits a suit."""
+    sigs = _SIGMAS[decks]
+    n = len(sigs)
+    by = [sum(1 << a for a in range(n) if _dominates(sigs[a], sigs[b])) for b in range(n)]
+    strength = [sum(1 for b in range(n) if _dominates(sigs[a], sigs[b])) for a in range(n)]
+    out = []
+    for code in range(n**4):
+        d = [code // n**t % n for t in range(4)]
+        out.append((
+            sum(1 << (d[t] + 10 * t) for t in range(4)),
+            sum(by[d[t]] << (10 * t) for t in range(4)),
+            sum(strength[d[t]] for t in range(4)),
+        ))
+    return out
+
+
+# --- rebuilding the table ------------------------------------------------------------
+
+
+def _rebuild(spec: _Spec, res: _Result, required: list[list[TableCard]]) -> list[Meld]:
+    """The melds of a recorded sweep. ``required[x]``: the table cards that
+    must carry identity x; further real copies are hand cards."""
+    assert res.parents is not None
+    decks = spec.decks
+    nsig = len(_SIGMAS[decks])
+    wb = spec.jokers + 1
+    sm = 45 * wb
+    layers, _ = spec.layers()
+    steps: list[tuple[int, int, int]] = []  # (sig before, jokers before, option index)
+    key = res.end_key
+    for idx in range(55, -1, -1):
+        link = res.parents[idx][key]
+        old, oi = divmod(link, 1024)
+        s = idx % 4
+        steps.append((old // (sm * nsig**s) % nsig, old % wb, oi))
+        key = old
+    steps.reverse()
+    pools = [list(cards) for cards in required]
+    melds: list[Meld] = []
+    open_seqs: list[list[list[TableCard]]] = [[] for _ in range(4)]
+    for p in range(14):
+        rank = _ACE if p == _HIGH else p
+        groups: list[list[TableCard]] = [[] for _ in range(4)]
+        for s in range(4):
+            sig, w, oi = steps[p * 4 + s]
+            req, opt, cap, zf, vcap, wmin, wmax, high, _ = layers[p][s]
+            room = min(wmax, spec.jokers - w)
+            sig2, g, _, kw, kopt, detail = _suit_options(
+                decks, sig, req, opt, cap, zf, vcap, wmin, room, high
+            )[oi]
+            x = s * 13 + rank
+            # real copies: the table's (and kept jokers) while any are left, then
+            # the hand's; the two ace positions share the table's
+            pool = pools[x]
+            items = [pool.pop() if pool else (x, x) for _ in range(req + kopt)]
+            items += [(JOKER, x)] * kw
+            mask, new = divmod(detail, 4)
+            seqs = open_seqs[s]
+            nxt: list[list[TableCard]] = []
+            pos = 0
+            for i, seq in enumerate(seqs):
+                if mask >> i & 1:
+                    seq.append(items[pos])
+                    pos += 1
+                    nxt.append(seq)
+                else:
+                    melds.append(tuple(seq))
+            for _ in range(new):
+                nxt.append([items[pos]])
+                pos += 1
+            groups[s] = items[pos:]
+            if high:
+                melds.extend(tuple(seq) for seq in nxt)
+                nxt = []
+            nxt.sort(key=lambda q: min(len(q), 3))
+            open_seqs[s] = nxt
+        melds.extend(_split_groups(groups))
+    out: list[Meld] = []
+    for meld in melds:
+        if len(meld) == 14:  # A-...-K-A: two sequences (a sequence holds each rank once)
+            out += [meld[:7], meld[7:]]
+        else:
+            out.append(meld)
+    return out
+
+
+def _split_groups(by_suit: list[list[TableCard]]) -> list[Meld]:
+    """Deal one rank's group cards into groups of distinct suits, 3-4 each."""
+    total = sum(len(c) for c in by_suit)
+    if not total:
+        return []
+    groups: list[list[TableCard]] = [[] for _ in range(1 if total <= 4 else 2)]
+    for cards in sorted(by_suit, key=len, reverse=True):
+        for i, tc in enumerate(cards):
+            # a suit's two copies go to different groups, others to the smaller group
+            target = groups[i] if len(cards) == 2 else min(groups, key=len)
+            target.append(tc)
+    return [tuple(sorted(g, key=lambda tc: (tc[1], tc[0]))) for g in groups]
+
+
+# --- the problem and the search -------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Problem:
+    """Everything fixed for one solve (copies per card, 52 entries each)."""
+
+    decks: int
+    table_real: list[int]  # required naturals (the table's; for arrange_with also the added)
+    table_jokers: list[Card]  # identities of the table jokers that may change (D-16)
+    fixed_jokers: list[Card]  # identities of jokers that never change (arrange)
+    hand_real: list[int]  # optional naturals
+    hand_jokers: int  # optional jokers, worth ``joker_value`` each
+    forced_jokers: int  # free jokers that must be placed
+    cap: list[int]  # most copies of each identity (D-24)
+    unit: list[int]  # value of an optional natural, per rank
+    joker_value: int
+    natural_high: list[int]  # per suit: aces playing high on the current table
+    aces_high: bool
+    state_cap: int
+
+
+# which table jokers change identity (None: all free, D-16 relaxed), hand
+# naturals that D-16 forces into play
+_JokerChoice = tuple[tuple[int, ...] | None, tuple[int, ...]]
+_NO_FORCED = (0,) * 52
+
+
+def _joker_choices(pr: _Problem) -> list[_JokerChoice]:
+    """Every set of table jokers that may change identity under D-16: a real
+    card of each old identity must be on the table (from the hand if need be)."""
+    out: list[_JokerChoice] = []
+    n = len(pr.table_jokers)
+    for k in range(n + 1):
+        for changed in combinations(range(n), k):
+            need = [0] * 52
+            for j in changed:
+                need[pr.table_jokers[j]] += 1
+            forced = [max(0, need[x] - pr.table_real[x]) for x in range(52)]
+            if all(forced[x] <= pr.hand_real[x] for x in range(52)):
+                out.append((changed, tuple(forced)))
+    return out
+
+
+def _make_spec(pr: _Problem, jc: _JokerChoice, hand_jokers: int,
+               aces: Sequence[_AceSpec | Literal["auto"]]) -> _Spec:
+    """The sweep for a joker choice and per-suit ace choices (None: relaxed;
+    "auto": the suit's only choice if it has one, else relaxed)."""
+    changed, forced_hand = jc
+    req = list(pr.table_real)
+    opt = list(pr.hand_real)
+    kept = [0] * 52
+    for x in pr.fixed_jokers:
+        kept[x] += 1
+    if changed is None:  # relaxed: every table joker is free, D-16 not enforced
+        free = len(pr.table_jokers)
+    else:
+        free = len(changed)
+        for j, x in enumerate(pr.table_jokers):
+            if j not in changed:
+                kept[x] += 1
+    base = 0
+    for x in range(52):
+        req[x] += kept[x] + forced_hand[x]
+        opt[x] -= forced_hand[x]
+        base += forced_hand[x] * pr.unit[x % 13]
+    forced = free + pr.forced_jokers
+    spec = _Spec(
+        decks=pr.decks, req=req, opt=opt, cap=pr.cap, unit=pr.unit,
+        jokers=forced + hand_jokers, forced=forced, joker_value=pr.joker_value,
+        base=base, aces=(None,) * 4, kept=kept, forced_hand=list(forced_hand),
+    )
+    fixed: list[_AceSpec] = []
+    for s, a in enumerate(aces):
+        if a == "auto":
+            choices = _suit_ace_choices(pr, spec, s)
+            a = choices[0] if len(choices) == 1 else None
+        fixed.append(a)
+        if a is not None:
+            spec.base += pr.unit[_ACE] * a[2]
+    spec.aces = tuple(fixed)
+    spec.splits = tuple(
+        max(0, spec.req[s * 13 + _ACE] - pr.natural_high[s]) for s in range(4)
+    )
+    return spec
+
+
+def _suit_ace_choices(pr: _Problem, spec: _Spec, s: int) -> list[tuple[int, int, int, int]]:
+    """Ways to fix the aces of suit ``s`` playing high: (copies, from the
+    required, from the optional, jokers); the table's current count first.
+    Required copies go high first and optional ones before jokers when the
+    counts allow: the copies of one identity are interchangeable."""
+    x = s * 13 + _ACE
+    req, opt, cap = spec.req[x], spec.opt[x], spec.cap[x]
+    out: list[tuple[int, int, int, int]] = []
+    top = min(cap, pr.decks) if pr.aces_high else 0
+    for h in range(top + 1):
+        if h and not _can_end_high(spec, s, h):
+            break
+        rq = min(h, req)
+        rest = h - rq
+        for op in range(min(rest, opt), -1, -1):
+            if rest - op <= spec.jokers:
+                out.append((h, rq, op, rest - op))
+    nat = pr.natural_high[s]
+    out.sort(key=lambda a: (a[0] != nat, a[0]))
+    return out
+
+
+def _can_end_high(spec: _Spec, s: int, h: int) -> bool:
+    """Could ``h`` sequences of suit ``s`` end Q-K-A at all?"""
+    for rank in (_QUEEN, _KING, _ACE):
+        x = s * 13 + rank
+        if min(spec.cap[x], spec.req[x] + spec.opt[x] + spec.jokers) < h:
+            return False
+    return True
+
+
+@dataclass(slots=True)
+class _Found:
+    value: int
+    spec: _Spec
+    result: _Result | None  # with parents, if the sweep recorded them
+    melds: list[Meld] | None = None  # rebuilt already
+
+
+@dataclass(slots=True)
+class _Inspection:
+    """A node's best play read as a real play (see ``_Search._inspect``)."""
+
+    value: int | None  # its value if it is a legal play
+    bad_suits: list[int]  # suits whose aces are used beyond the supply or the cap
+    d16_ok: bool
+    high: list[int]  # per suit: aces played high
+    changed: list[int]  # per card: table jokers that left it
+
+
+# a node of the search: joker choice (changed None: relaxed), per suit aces fixed or None
+_Node = tuple[_JokerChoice, tuple[_AceSpec, ...]]
+
+
+class _Search:
+    """Best-first search over joker and ace choices, one sweep per node.
+
+    A node's sweep relaxes what it has not fixed, so its value bounds all
+    the nodes below it; a node with nothing relaxed is exact.
+    """
+
+    def __init__(self, pr: _Problem) -> None:
+        self.pr = pr
+        self.capped = False
+        self.sweeps = 0
+
+    def sweep(self, spec: _Spec, bound: int, record: bool = False) -> _Result | None:
+        self.sweeps += 1
+        res = _sweep(spec, bound, record, self.pr.state_cap)
+        if res is not None and res.capped:
+            self.capped = True
+        return res
+
+    def _spec(self, node: _Node) -> tuple[_Spec, bool]:
+        jc, aces = node
+        spec = _make_spec(self.pr, jc, self.pr.hand_jokers,
+                          [a if a is not None else "auto" for a in aces])
+        return spec, jc[0] is not None and all(a is not None for a in spec.aces)
+
+    def _children(self, node: _Node, seen: _Inspection) -> list[_Node]:
+        """Split a node on what its relaxed play got wrong: the table jokers
+        if D-16 failed, else the aces of a suit used beyond the supply; the
+        children nearest that play first."""
+        jc, aces = node
+        if jc[0] is None and not seen.d16_ok:
+            def joker_distance(c: _JokerChoice) -> int:
+                changed = c[0] or ()
+                return sum(abs(sum(1 for j in changed if self.pr.table_jokers[j] == x)
+                               - seen.changed[x]) for x in set(self.pr.table_jokers))
+            return [(c, aces) for c in sorted(_joker_choices(self.pr), key=joker_distance)]
+        spec = _make_spec(self.pr, jc, self.pr.hand_jokers, [None] * 4)
+        for s in seen.bad_suits:
+            if aces[s] is None:
+                high = seen.high[s]
+                choices = sorted(_suit_ace_choices(self.pr, spec, s),
+                                 key=lambda a: abs(a[0] - high))
+                return [(jc, tuple(a if i == s else aces[i] for i in range(4)))
+                        for a in choices]
+        for s in range(4):  # pragma: no cover - a safety net: split any relaxed suit
+            if aces[s] is None:
+                choices = _suit_ace_choices(self.pr, spec, s)
+                if len(choices) > 1:
+                    return [(jc, tuple(a if i == s else aces[i] for i in range(4)))
+                            for a in choices]
+        if jc[0] is None:  # pragma: no cover
+            return [(c, aces) for c in _joker_choices(self.pr)]
+        raise AssertionError("a relaxed play that is wrong nowhere")  # pragma: no cover
+
+    def run(self, bound: int) -> _Found | None:
+        """The best exact value above ``bound``, with its sweep.
+
+        Best-first over nodes, each a sweep that relaxes the choices not yet
+        fixed. A node whose best play happens to be legal (no ace used
+        beyond the supply, D-16 kept) is solved exactly; otherwise it splits
+        on what went wrong, and its children wait in the queue with its
+        bound until they are popped (most never are).
+        """
+        best: _Found | None = None
+        root: _Node = ((None if self.pr.table_jokers else ()), _NO_FORCED), (None,) * 4
+        tie = 0
+        heap: list[tuple[int, int, _Node, _Inspection | None]] = [(0, 0, root, None)]
+        first = True
+        while heap:
+            neg, _, node, seen = heapq.heappop(heap)
+            if not first and -neg <= bound:
+                break
+            first = False
+            if seen is None:
+                spec, complete = self._spec(node)
+                res = self.sweep(spec, bound, record=True)
+                if res is None:
+                    continue
+                melds = self._melds(spec, res)
+                seen = self._inspect(spec, melds)
+                if complete or seen.value == res.value:
+                    best, bound = _Found(res.value, spec, res, melds), res.value
+                    continue
+                tie += 1
+                heapq.heappush(heap, (-res.value, tie, node, seen))
+            else:
+                for child in self._children(node, seen):
+                    tie += 1
+                    heapq.heappush(heap, (neg, tie, child, None))
+        return best
+
+    def _melds(self, spec: _Spec, res: _Result) -> list[Meld]:
+        pr = self.pr
+        required = [
+            [(x, x)] * pr.table_real[x] + [(JOKER, x)] * spec.kept[x]
+            + [(x, x)] * spec.forced_hand[x]
+            for x in range(52)
+        ]
+        return _rebuild(spec, res, required)
+
+    def _inspect(self, spec: _Spec, melds: list[Meld]) -> _Inspection:
+        """How a node's best play fares as a real play: its value if legal;
+        the relaxed suits whose aces are used beyond the supply or the cap
+        (D-24) or valued above what they shed; whether D-16 holds; per suit
+        the aces played high; per card how many table jokers left it."""
+        pr = self.pr
+        real = [0] * 52
+        ids = [0] * 52
+        real_high = [0] * 4
+        new_jokers: list[Card] = []
+        for meld in melds:
+            is_high = len({f % 13 for _, f in meld}) > 1 and any(
+                f % 13 == _KING for _, f in meld)
+            for card, f in meld:
+                ids[f] += 1
+                if card == JOKER:
+                    new_jokers.append(f)
+                else:
+                    real[f] += 1
+                    if is_high and f % 13 == _ACE:
+                        real_high[f // 13] += 1
+        value = 0
+        bad: list[int] = []
+        for x in range(52):
+            extra = real[x] - pr.table_real[x]
+            if ids[x] > pr.cap[x] or extra < 0 or extra > pr.hand_real[x]:
+                bad.append(x // 13)
+            value += extra * pr.unit[x % 13]
+        unit = pr.unit[_ACE]
+        for s in range(4):
+            x = s * 13 + _ACE
+            if spec.aces[s] is None and s not in bad:
+                # the relaxation values low copies beyond the required and high
+                # ones up to the optional count: more than they shed if a
+                # required ace went high
+                low, hi = real[x] - real_high[s], real_high[s]
+                r, o, t = spec.req[x], spec.opt[x], spec.splits[s]
+                relaxed = min(max(0, low - t), o) + min(max(0, hi - r + t), o)
+                if relaxed != low + hi - r:
+                    bad.append(s)
+        hand_jokers = (len(new_jokers) - len(pr.table_jokers) - len(pr.fixed_jokers)
+                       - pr.forced_jokers)
+        value += hand_jokers * pr.joker_value
+        left = _counts(new_jokers)
+        for x in pr.fixed_jokers:
+            left[x] -= 1
+        changed = [0] * 52
+        for x in pr.table_jokers:  # a joker keeps its identity where it can
+            if left[x] > 0:
+                left[x] -= 1
+            else:
+                changed[x] += 1
+        d16_ok = all(changed[x] <= real[x] for x in range(52))
+        high = [real_high[s] + sum(1 for m in melds for c, f in m if c == JOKER and f == s * 13
+                                   and len({g % 13 for _, g in m}) > 1
+                                   and any(g % 13 == _KING for _, g in m))
+                for s in range(4)]
+        ok = not bad and d16_ok
+        return _Inspection(value if ok else None, bad, d16_ok, high, changed)
+
+    def finish(self, found: _Found) -> tuple[list[Meld], list[Card]]:
+        """Rebuild the winning sweep: its melds and the hand cards played."""
+        melds = found.melds
+        if melds is None:
+            res = found.result
+            if res is None:
+                res = self.sweep(found.spec, found.value - 1, record=True)
+                assert res is not None and res.value == found.value
+            melds = self._melds(found.spec, res)
+        pr = self.pr
+        real = [0] * 52
+        jokers = 0
+        for meld in melds:
+            for card, _ in meld:
+                if card == JOKER:
+                    jokers += 1
+                else:
+                    real[card] += 1
+        played = [x for x in range(52) for _ in range(real[x] - pr.table_real[x])]
+        played += [JOKER] * (jokers - len(pr.table_jokers) - len(pr.fixed_jokers)
+                             - pr.forced_jokers)
+        return melds, played
+
+
+# --- public API -----------------------------------------------------------------
+
+
+def _counts(cards: Iterable[Card]) -> list[int]:
+    out = [0] * 52
+    for c in cards:
+        out[c] += 1
+    return out
+
+
+def _units(objective: Objective) -> tuple[list[int], int]:
+    pts = [CARD_POINTS[r] for r in range(13)]
+    if objective == "points":
+        return [p * _POINT_WEIGHT + 1 for p in pts], 25 * _POINT_WEIGHT + 1
+    if objective == "cards":
+        return [_CARD_WEIGHT + p for p in pts], _CARD_WEIGHT + 25
+    raise ValueError(f"objective must be 'points' or 'cards', not {objective!r}")
+
+
+def _natural_high(table: Table) -> list[int]:
+    """Aces playing high in the table's sequences, per suit."""
+    out = [0] * 4
+    for meld in table:
+        ranks = {f % 13 for _, f in meld}
+        if len(ranks) > 1 and _ACE in ranks and _KING in ranks:
+            out[meld[0][1] // 13] += 1
+    return out
+
+
+def _identity_caps(table: Table, decks: int) -> list[int]:
+    """Copies of each card still free beside an untouched table (D-24)."""
+    counts = [0] * 52
+    for meld in table:
+        for _, f in meld:
+            counts[f] += 1
+    return [max(0, decks - n) for n in counts]
+
+
+def _order_table(melds: Iterable[Meld]) -> Table:
+    """A deterministic order: groups by rank, then sequences by suit and start."""
+    def key(m: Meld) -> tuple[int, int, int, Meld]:
+        first = m[0][1]
+        if len({f % 13 for _, f in m}) == 1:
+            return (0, first % 13, 0, m)
+        return (1, first // 13, first % 13, m)
+
+    return tuple(sorted(melds, key=key))
+
+
+def _split_hand(hand: Iterable[Card]) -> tuple[list[Card], int]:
+    cards = list(hand)
+    for c in cards:
+        if not 0 <= c <= JOKER:
+            raise CardError(f"not a card index: {c}")
+    return [c for c in cards if c != JOKER], sum(1 for c in cards if c == JOKER)
+
+
+def best_play(
+    table: Table,
+    hand: Iterable[Card],
+    decks: int,
+    *,
+    first_meld_from_hand_only: bool = False,
+    objective: Objective = "points",
+    aces_high: bool = True,
+    state_cap: int = DEFAULT_STATE_CAP,
+) -> Play | None:
+    """The play that sheds the most points (§4.9; ties: the most cards), or
+    None if no card of ``hand`` can be played.
+
+    Every table card stays on the table in a legal meld (§4.6); table jokers
+    keep their identity or change it under D-16; hand jokers take any
+    identity; no card is represented more often than there are decks
+    (D-24). With ``first_meld_from_hand_only`` (option
+    ``initial_meld_from_hand``, D-25) the table is left as it is and the
+    play is new melds of hand cards only. ``objective="cards"`` maximises
+    the cards shed instead (ties: the most points); ``aces_high=False``
+    forbids Q-K-A (for comparisons with Rummikub, whose 1 never follows 13).
+
+    >>> from rummylab.cards import parse_cards, cards_str
+    >>> from rummylab.manipulation.table import parse_table, table_str
+    >>> t = parse_table("4c 5c 6c 7c | 7d 7h 7s", decks=1)
+    >>> p = best_play(t, parse_cards("8c 9d Kd"), decks=1)
+    >>> cards_str(p.play), table_str(p.table)
+    ('8c', '7d 7h 7s | 4c 5c 6c 7c 8c')
+    """
+    check_table(table, decks)
+    naturals, hand_jokers = _split_hand(hand)
+    check_pack(table, decks, [*naturals, *[JOKER] * hand_jokers])
+    unit, joker_value = _units(objective)
+    if first_meld_from_hand_only:
+        pr = _Problem(
+            decks, [0] * 52, [], [], _counts(naturals), hand_jokers, 0,
+            _identity_caps(table, decks), unit, joker_value, [0] * 4, aces_high, state_cap,
+        )
+    else:
+        pr = _Problem(
+            decks, _counts(c for meld in table for c, _ in meld if c != JOKER),
+            [f for meld in table for c, f in meld if c == JOKER], [], _counts(naturals),
+            hand_jokers, 0, [decks] * 52, unit, joker_value, _natural_high(table),
+            aces_high, state_cap,
+        )
+    search = _Search(pr)
+    found = search.run(0)  # a play sheds at least one card
+    if found is None:
+        return None
+    melds, played = search.finish(found)
+    new_table = _order_table(melds)
+    if first_meld_from_hand_only:
+        new_table = tuple(table) + new_table
+    played.sort()
+    points = sum(CARD_POINTS[c] for c in played)
+    return Play(tuple(played), new_table, points, len(played), not search.capped)
+
+
+def arrange(
+    cards: Iterable[Card],
+    jokers_free: int,
+    fixed_jokers: Sequence[Card],
+    decks: int,
+    *,
+    aces_high: bool = True,
+    state_cap: int = DEFAULT_STATE_CAP,
+) -> Table | None:
+    """Arrange all of ``cards`` (naturals), ``jokers_free`` jokers of free
+    identity and jokers declared as ``fixed_jokers`` into legal melds, or
+    None if they cannot be. No card is represented more than ``decks`` times
+    (D-24).
+
+    >>> from rummylab.cards import parse_cards
+    >>> from rummylab.manipulation.table import table_str
+    >>> table_str(arrange(parse_cards("5h 6h 8h 8c 8d"), 1, [], decks=1))
+    '8c 8d 8h | 5h 6h Jk=7h'
+    >>> arrange(parse_cards("5h 6h 8h 8c 8d"), 0, [], decks=1) is None
+    True
+    """
+    naturals = list(cards)
+    for c in naturals:
+        if not 0 <= c < 52:
+            raise CardError(f"not a natural card: {c!r}")
+    for x in fixed_jokers:
+        if not 0 <= x < 52:
+            raise TableError(f"a joker must declare a card, not {x!r}")
+    if jokers_free < 0:
+        raise TableError("jokers_free cannot be negative")
+    check_pack((), decks, [*naturals, *[JOKER] * (jokers_free + len(fixed_jokers))])
+    unit, joker_value = _units("points")
+    pr = _Problem(
+        decks, _counts(naturals), [], list(fixed_jokers), [0] * 52, 0, jokers_free,
+        [decks] * 52, unit, joker_value, [0] * 4, aces_high, state_cap,
+    )
+    search = _Search(pr)
+    found = search.run(-1)
+    if found is None:
+        return None
+    return _order_table(search.finish(found)[0])
+
+
+def arrange_with(
+    table: Table,
+    add: Iterable[Card],
+    decks: int,
+    *,
+    first_meld_from_hand_only: bool = False,
+    aces_high: bool = True,
+    state_cap: int = DEFAULT_STATE_CAP,
+) -> Table | None:
+    """A legal arrangement of ``table`` plus all of ``add`` (hand cards,
+    jokers as ``JOKER``), or None: the engine's "add these cards" action.
+    Table jokers keep their identity or change it under D-16; with
+    ``first_meld_from_hand_only`` (D-25) the added cards form new melds of
+    their own beside the untouched table.
+
+    >>> from rummylab.cards import parse_cards
+    >>> from rummylab.manipulation.table import parse_table, table_str
+    >>> t = parse_table("5h 6h Jk=7h", decks=1)
+    >>> table_str(arrange_with(t, parse_cards("7h 7c 7d"), decks=1))
+    '7c 7d Jk=7s | 5h 6h 7h'
+    """
+    check_table(table, decks)
+    naturals, jokers = _split_hand(add)
+    if not naturals and not jokers:
+        raise TableError(
+            "no card added from hand: a meld plays at least one card from the hand (§4.6)"
+        )
+    check_pack(table, decks, [*naturals, *[JOKER] * jokers])
+    unit, joker_value = _units("points")
+    if first_meld_from_hand_only:
+        pr = _Problem(
+            decks, _counts(naturals), [], [], [0] * 52, 0, jokers,
+            _identity_caps(table, decks), unit, joker_value, [0] * 4, aces_high, state_cap,
+        )
+    else:
+        real = _counts([*(c for meld in table for c, _ in meld if c != JOKER), *naturals])
+        pr = _Problem(
+            decks, real, [f for meld in table for c, f in meld if c == JOKER], [],
+            [0] * 52, 0, jokers, [decks] * 52, unit, joker_value, _natural_high(table),
+            aces_high, state_cap,
+        )
+    search = _Search(pr)
+    found = search.run(-1)
+    if found is None:
+        return None
+    melds = _order_table(search.finish(found)[0])
+    return tuple(table) + melds if first_meld_from_hand_only else melds
+
+
+def play_str(play: Play) -> str:
+    """The cards played, the new table and what they shed."""
+    from rummylab.manipulation.table import table_str
+
+    cards = " ".join(card_str(c) for c in play.play)
+    note = "" if play.exact else "; a state cap was hit: a better play may exist"
+    return (f"{cards} -> {table_str(play.table)} ({play.points_shed} points, "
+            f"{play.cards_shed} cards{note})")
