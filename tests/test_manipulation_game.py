@@ -380,3 +380,16 @@ def test_simulated_match_records_replay() -> None:
 def test_explicit_table_parse_roundtrip() -> None:
     t = parse_table("Jk=9h 7h 8h | Qs Qd Qc", 1)
     assert len(t) == 2
+
+
+def test_D21_equal_final_scores_share_the_win() -> None:
+    s = ManipulationState({"players": 3, "target": 150}, seed=1)
+    s._scores = [140, 160, 20]
+    s._won = [3, 2, 1]
+    # seat 0 knocks with an ace and gains 20: 160 + 100 each, a shared win
+    s._hands = [[0], [0, 9], [0, 9]]
+    s._knocker = 0
+    s._end_round("knock")
+    assert s.is_terminal()
+    assert s.final_scores[0] == s.final_scores[1] == 260
+    assert s.winners == [0, 1]
