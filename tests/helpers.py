@@ -215,3 +215,283 @@ def layable_subsets(hand: Iterable[Card], melds: Iterable[Iterable[Card]]) -> se
 
     go(start, frozenset())
     return out
+
+
+# --- Three Thirteen (§3): scripted deals, hand generators, an independent reference ---
+
+from collections import Counter  # noqa: E402
+from functools import cache  # noqa: E402
+from itertools import pairwise  # noqa: E402
+
+from rummylab.cards import CARD_POINTS, deck  # noqa: E402
+from rummylab.reference import thirteen_is_combo  # noqa: E402
+from rummylab.thirteen.game import ThirteenState  # noqa: E402
+
+# a fixed, well-mixed two-deck order for the cards a Three Thirteen script does not name
+_FILL13 = deck(2)
+random.Random("rummylab-tests-fill-13").shuffle(_FILL13)
+
+
+def thirteen_deck(hands: Sequence[str | None], upcard: str, stock: str = "", *,
+                  dealer: int = 0, decks: int | None = None) -> list[Card]:
+    """A deck order (top first) that deals ``hands[seat]`` to each seat (§3.3):
+    one card at a time starting left of ``dealer``; then ``upcard`` starts the
+    discard pile and ``stock`` is the top of the stock. A hand given as None is
+    filled from a fixed order; so is the rest of the stock. Two players use
+    one deck, three or four two decks (§3.1) unless ``decks`` says otherwise.
+
+    >>> from rummylab.cards import cards_str
+    >>> order = thirteen_deck(["Ac 2c 3c", "Ad 2d 3d"], "Kh", "Qs", dealer=1)
+    >>> len(order), cards_str(order[:7]), cards_str(order[7:8])
+    (52, 'Ac Ad 2c 2d 3c 3d Kh', 'Qs')
+    """
+    n = len(hands)
+    decks = decks or (1 if n == 2 else 2)
+    given = {seat: parse_cards(h) for seat, h in enumerate(hands) if h is not None}
+    sizes = {len(h) for h in given.values()}
+    if len(sizes) > 1:
+        raise ValueError("every hand has the same number of cards")
+    named = [c for h in given.values() for c in h] + [parse_card(upcard), *parse_cards(stock)]
+    left = Counter(deck(decks)) - Counter(named)
+    if Counter(named) - Counter(deck(decks)):
+        raise ValueError("a card is named more often than the pack holds it")
+    fill = []
+    for c in _FILL13:
+        if left[c] > 0:
+            left[c] -= 1
+            fill.append(c)
+    size = sizes.pop() if sizes else 3
+    cards = {}
+    for seat in range(n):
+        if seat in given:
+            cards[seat] = given[seat]
+        else:
+            cards[seat], fill = fill[:size], fill[size:]
+    order = [cards[(dealer + 1 + i) % n][i // n] for i in range(size * n)]
+    return [*order, parse_card(upcard), *parse_cards(stock), *fill]
+
+
+def thirteen(hands: Sequence[str | None], upcard: str, stock: str = "",
+             options: dict[str, object] | None = None, *, dealer: int = 0,
+             more: Sequence[Sequence[Card]] = (), seed: int = 0,
+             reshuffles: Sequence[Sequence[Card]] | None = None) -> ThirteenState:
+    """A Three Thirteen match (``len(hands)`` players) whose first round is
+    scripted; ``more`` are the deck orders of the next rounds."""
+    opts = {"players": len(hands), **(options or {})}
+    decks = [thirteen_deck(hands, upcard, stock, dealer=dealer), *more]
+    return ThirteenState(opts, seed, decks=decks, first_dealer=dealer, reshuffles=reshuffles)
+
+
+def quick_out_deck(round_: int, players: int, dealer: int, out: str = "",
+                   others: Sequence[str | None] = (), upcard: str = "Qd",
+                   stock: str = "Kh") -> list[Card]:
+    """A round-``round_`` deck order in which the seat left of the dealer holds
+    ``out`` (default: the spade run from the ace, ``round_ + 2`` cards, which
+    combines whole), so it can draw ``stock``'s top and go out by discarding it;
+    the other seats hold ``others`` (in seat order after the first player) or
+    cards from the fixed fill."""
+    size = round_ + 2
+    first = (dealer + 1) % players
+    run = " ".join(RANKS13[r] + "s" for r in range(size))
+    hands: list[str | None] = [None] * players
+    hands[first] = out or run
+    for i, h in enumerate(others):
+        hands[(first + 1 + i) % players] = h
+    return thirteen_deck(hands, upcard, stock, dealer=dealer)
+
+
+RANKS13 = "A23456789TJQK"
+
+
+def thirteen_snapshot(state: ThirteenState) -> dict[str, Any]:
+    """Everything observable about a Three Thirteen state."""
+    n = state.num_players
+    return {
+        "phase": state.phase, "to_act": state.current_player(), "legal": state.legal_actions(),
+        "hands": [state.hand_of(s) for s in range(n)], "stock": state.stock,
+        "discard": state.discard_pile, "scores": state.scores, "round": state.round,
+        "dealer": state.dealer, "went_out": state.went_out,
+        "results": [dict(r) for r in state.round_results], "winners": state.winners,
+        "final": state.final_scores, "events": len(state.events),
+        "obs": [state.observation(s).to_dict() for s in range(n)],
+    }
+
+
+HAND_KINDS13 = ("random", "wild", "dup", "dense")
+
+
+def thirteen_hand(rng: random.Random, kind: str, size: int, wild_rank: int,
+                  decks: int) -> list[Card]:
+    """``size`` cards from a one- or two-deck pack:
+
+    - ``random``: uniform;
+    - ``wild``: two to all of the pack's wild cards (4 a deck), the rest uniform;
+    - ``dup``: two decks: both copies of cards in a window of two suits and a
+      few ranks, so identical cards compete for sets and runs (one deck: dense);
+    - ``dense``: overlapping sets and runs with wilds in them, topped up with
+      cards of held ranks or next to held cards.
+
+    >>> rng = random.Random(1)
+    >>> [len(thirteen_hand(rng, k, 14, 12, 2)) for k in HAND_KINDS13]
+    [14, 14, 14, 14]
+    """
+    left = Counter(deck(decks))
+
+    def take(c: Card) -> bool:
+        if left[c] <= 0:
+            return False
+        left[c] -= 1
+        hand.append(c)
+        return True
+
+    hand: list[Card] = []
+    wilds = [13 * s + wild_rank for s in range(4) for _ in range(decks)]
+    if kind == "dup" and decks == 1:
+        kind = "dense"
+    if kind == "wild":
+        for c in rng.sample(wilds, rng.randint(min(2, size), min(len(wilds), size))):
+            take(c)
+    elif kind == "dup":
+        width = max(3, (size + 3) // 4 + rng.randrange(3))
+        lo = rng.randrange(14 - width)
+        suits = rng.sample(range(4), 2)
+        pool = [13 * s + r for s in suits for r in range(lo, lo + width) for _ in range(2)]
+        pool += [w for w in wilds if w % 13 not in range(lo, lo + width)][: rng.randrange(3)]
+        for c in rng.sample(pool, min(size, len(pool))):
+            take(c)
+    elif kind == "dense":
+        for _ in range(30):
+            if len(hand) >= size - 2:
+                break
+            if rng.random() < 0.45:  # a set, identical cards allowed
+                r = rng.randrange(13)
+                combo = [13 * rng.randrange(4) + r for _ in range(rng.choice((2, 3, 3, 4, 5)))]
+            else:  # a run, some of it wild
+                length = rng.choice((3, 3, 4, 5, 6, 7))
+                s, start = rng.randrange(4), rng.randrange(14 - length)
+                combo = [13 * s + r for r in range(start, start + length)]
+            combo = [rng.choice(wilds) if rng.random() < 0.15 else c for c in combo]
+            if len(hand) + len(combo) <= size and not Counter(combo) - left:
+                for c in combo:
+                    take(c)
+        while len(hand) < size:
+            ranks = {c % 13 for c in hand}
+            near = [c for c in left.elements() if left[c] and hand and (
+                c % 13 in ranks or any(h // 13 == c // 13 and abs(h % 13 - c % 13) == 1
+                                       for h in hand))]
+            take(rng.choice(near) if near and rng.random() < 0.85
+                 else rng.choice(list(left.elements())))
+    while len(hand) < size:
+        take(rng.choice(list(left.elements())))
+    rng.shuffle(hand)
+    return hand
+
+
+def thirteen_reference(cards: Sequence[Card], wild_rank: int, all_wild: bool = False,
+                       discard: bool = False) -> int:
+    """Least penalty (§3.6-3.9, D-8 to D-10, D-22) by exhaustive search, fast
+    enough for 14-card hands with eight wilds; shares no code with the solver.
+
+    Like ``reference.thirteen_penalty`` it tries every way to put the lowest
+    card left in a combination (checked by ``reference.thirteen_is_combo``) or
+    leave it, but it exploits two facts: wild cards are interchangeable, so it
+    counts them (and tries every number of them in each combination) rather
+    than picking which; and the naturals of a combination share the lowest
+    card's rank (a set) or its suit with distinct ranks (a run), so only those
+    are tried. Identical cards collapse too: a state is the sorted tuple of the
+    naturals left and the number of wilds left. All-wild combinations
+    (``natural_wild_sets``) use the wilds left over at the end, three or more.
+    """
+    naturals = tuple(sorted(c for c in cards if c % 13 != wild_rank))
+    w0 = len(cards) - len(naturals)
+    wild_pts = CARD_POINTS[wild_rank]
+    one_wild = wild_rank  # any card of the wild rank is wild (D-8)
+
+    def remove(nat: tuple[Card, ...], gone: Sequence[Card]) -> tuple[Card, ...]:
+        out = list(nat)
+        for c in gone:
+            out.remove(c)
+        return tuple(out)
+
+    def cores(c: Card, rest: tuple[Card, ...], w: int) -> set[tuple[Card, ...]]:
+        """Naturals that could join ``c`` in a combination."""
+        out: set[tuple[Card, ...]] = set()
+        same_rank = [x for x in rest if x % 13 == c % 13]
+        for mask in range(1 << len(same_rank)):
+            out.add(tuple(x for i, x in enumerate(same_rank) if mask >> i & 1))
+        # runs: distinct higher ranks of c's suit (c is the lowest card left);
+        # the wilds a run needs (its span less its naturals) never fall as it
+        # takes higher ranks, so a branch needing more than w is cut
+        higher = sorted({x for x in rest if x // 13 == c // 13 and x % 13 > c % 13})
+
+        def grow(i: int, chosen: tuple[Card, ...]) -> None:
+            out.add(chosen)
+            for j in range(i, len(higher)):
+                nxt = (*chosen, higher[j])
+                if (nxt[-1] % 13 - c % 13 + 1) - (len(nxt) + 1) <= w:
+                    grow(j + 1, nxt)
+
+        grow(0, ())
+        return out
+
+    @cache
+    def best(nat: tuple[Card, ...], w: int) -> int:
+        if not nat:
+            return 0 if all_wild and w >= 3 else w * wild_pts
+        c, rest = nat[0], nat[1:]
+        value = CARD_POINTS[c] + best(rest, w)
+        for core in cores(c, rest, w):
+            left = remove(rest, core)
+            for k in range(w + 1):
+                if thirteen_is_combo([c, *core] + [one_wild] * k, wild_rank, all_wild):
+                    value = min(value, best(left, w - k))
+        return value
+
+    if not discard:
+        return best(naturals, w0)
+    options = [best(remove(naturals, [c]), w0) for c in set(naturals)]
+    if w0:
+        options.append(best(naturals, w0 - 1))
+    if not options:
+        raise ValueError("no card to discard")
+    return min(options)
+
+
+def thirteen_solution_problems(cards: Sequence[Card], wild_rank: int, all_wild: bool,
+                               discard: bool, sol: Any, want: int) -> list[str]:
+    """What is wrong with ``solve``'s answer (a ``Solution``) for ``cards``,
+    given the least penalty ``want`` from a reference; [] if nothing is."""
+    problems: list[str] = []
+    if sol.penalty != want:
+        problems.append(f"penalty {sol.penalty}, reference {want}")
+    if discard != (sol.discard is not None):
+        problems.append(f"discard {sol.discard!r} with discard={discard}")
+    laid = [c for combo in sol.combos for c, _ in combo.cards]
+    used = Counter(laid) + Counter(sol.unmatched) + Counter(
+        [sol.discard] if sol.discard is not None else [])
+    if used != Counter(cards):
+        problems.append("combinations + unmatched + discard are not the hand")
+    if sum(CARD_POINTS[c] for c in sol.unmatched) != sol.penalty:
+        problems.append("unmatched points differ from the penalty")
+    for combo in sol.combos:
+        shown = " ".join(f"{c}={f}" for c, f in combo.cards)
+        if not thirteen_is_combo([c for c, _ in combo.cards], wild_rank, all_wild):
+            problems.append(f"not a combination: {shown}")
+        stands = [f for _, f in combo.cards]
+        if any(not 0 <= f < 52 for f in stands):
+            problems.append(f"stands for no card: {shown}")
+            continue
+        if any(c != f for c, f in combo.cards if c % 13 != wild_rank):
+            problems.append(f"a natural stands for another card: {shown}")
+        if combo.kind == "set":
+            if len({f % 13 for f in stands}) != 1:
+                problems.append(f"set of several ranks: {shown}")
+        elif combo.kind == "run":
+            ok = len(stands) <= 13 and all(
+                b == a + 1 and b // 13 == a // 13 for a, b in pairwise(stands))
+            if not ok:
+                problems.append(f"run not consecutive in one suit within A..K: {shown}")
+        else:
+            problems.append(f"unknown kind {combo.kind!r}")
+    return problems
+

@@ -209,20 +209,25 @@ def _suit_g(p: int, k: int, d: bool, memo: dict[tuple[int, int, bool], int],
     return best
 
 
-def _suit_table(p: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Per wild budget 0..8: least leftover points, without and with a free drop."""
+def _suit_table(p: int, k: int = _K) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per wild budget 0..k (at least): least leftover points, without and with a
+    free drop. Budgets are filled in only as far as a hand needs them: most
+    hands hold few wilds, and the big budgets cost the most to explore."""
     got = _SUIT_CACHE.get(p)
-    if got is None:
+    if got is None or len(got[0]) <= k:
         memo: dict[tuple[int, int, bool], int] = {}
         v: list[int] = []
         d: list[int] = []
-        for k in range(_K + 1):
+        for budget in range(k + 1):
             if v and v[-1] == 0 and d[-1] in (0, INF):
                 v.append(0)  # nothing left over: more wilds change nothing
                 d.append(d[-1])
                 continue
-            v.append(_suit_g(p, k, False, memo, None))
-            d.append(_suit_g(p, k, True, memo, None))
+            v.append(_suit_g(p, budget, False, memo, None))
+            d.append(_suit_g(p, budget, True, memo, None))
+        if v[-1] == 0 and d[-1] in (0, INF):  # settled: the table holds for any budget
+            v += [0] * (_K - k)
+            d += [d[-1]] * (_K - k)
         got = (tuple(v), tuple(d))
         if len(_SUIT_CACHE) >= _SUIT_CACHE_MAX:
             _SUIT_CACHE.clear()
@@ -236,13 +241,19 @@ def _patterns(rem: int) -> list[int]:
     return [((lo >> (13 * s)) & 0x1FFF) | (((hi >> (13 * s)) & 0x1FFF) << 13) for s in range(4)]
 
 
-_RANK_SETS: dict[tuple[int, int], list[tuple[int, int]]] = {}
+_RANK_SETS: dict[tuple[int, int, int, bool], list[tuple[int, int]]] = {}
 
 
-def _rank_sets(rank: int, sig: int) -> list[tuple[int, int]]:
+def _rank_sets(rank: int, sig: int, lone: int, drop: bool) -> list[tuple[int, int]]:
     """Sets of one rank from the copies held (``sig``: 2 bits per suit):
-    ``(cards as a multiset, wilds needed)`` for every choice of two or more."""
-    key = (rank, sig)
+    ``(cards as a multiset, wilds needed)`` for every choice of two or more.
+
+    ``lone`` marks the suits whose copies can share a run with no other
+    natural: once a set of the rank is made they belong in it (there they
+    cost nothing and need no wild), so only sets holding them all are
+    tried; with a free drop, one copy may stay out (it may be the discard).
+    """
+    key = (rank, sig, lone, drop)
     got = _RANK_SETS.get(key)
     if got is None:
         counts = [(sig >> (2 * s)) & 3 for s in range(4)]
@@ -250,6 +261,9 @@ def _rank_sets(rank: int, sig: int) -> list[tuple[int, int]]:
         for pick in product(*(range(n + 1) for n in counts)):
             size = sum(pick)
             if size < 2:
+                continue
+            short = sum(counts[s] - pick[s] for s in range(4) if lone >> s & 1)
+            if short > (1 if drop else 0):
                 continue
             m = 0
             for suit, k in enumerate(pick):
@@ -263,7 +277,16 @@ def _rank_sets(rank: int, sig: int) -> list[tuple[int, int]]:
     return got
 
 
-def _set_choices(rem: int) -> list[tuple[int, int]]:
+def _reach(bits: int, w: int) -> int:
+    """Ranks that have another rank of ``bits`` within ``w + 1`` (so the two
+    can share a run with at most ``w`` wilds between them)."""
+    near = 0
+    for d in range(1, w + 2):
+        near |= (bits << d) | (bits >> d)
+    return near & bits & 0x1FFF
+
+
+def _set_choices(rem: int, w: int = _K, drop: bool = True) -> list[tuple[int, int]]:
     """``(cards put in sets as a multiset, wilds they need)`` for every
     choice of one set per rank held at least twice (a lone card with two
     wilds is left to the runs: it is the same as a run of one)."""
@@ -272,6 +295,7 @@ def _set_choices(rem: int) -> list[tuple[int, int]]:
     hi = rem >> 52
     b0, b1, b2, b3 = hi & 0x1FFF, (hi >> 13) & 0x1FFF, (hi >> 26) & 0x1FFF, hi >> 39
     twos = (b0 | b1 | b2 | b3 | (a0 & (a1 | a2 | a3)) | (a1 & (a2 | a3)) | (a2 & a3))
+    social = (_reach(a0, w), _reach(a1, w), _reach(a2, w), _reach(a3, w))
     out = [(0, 0)]
     while twos:
         low = twos & -twos
@@ -279,7 +303,11 @@ def _set_choices(rem: int) -> list[tuple[int, int]]:
         twos ^= low
         sig = ((a0 >> r & 1) + (b0 >> r & 1) | ((a1 >> r & 1) + (b1 >> r & 1)) << 2
                | ((a2 >> r & 1) + (b2 >> r & 1)) << 4 | ((a3 >> r & 1) + (b3 >> r & 1)) << 6)
-        subsets = _rank_sets(r, sig)
+        lone = 0
+        for s in range(4):
+            if (sig >> (2 * s)) & 3 and not social[s] >> r & 1:
+                lone |= 1 << s
+        subsets = _rank_sets(r, sig, lone, drop)
         out = out + [(m0 | m, n0 + n) for m0, n0 in out for m, n in subsets]
     return out
 
@@ -334,14 +362,14 @@ def _sub(a: int, b: int) -> int:
 def _fast(rem: int, w: int, drop: bool) -> tuple[int, int]:
     """Relaxed optimum (spare wilds join for free): value and the set cards."""
     best, best_sets = INF, 0
-    choices = _set_choices(rem)
+    choices = _set_choices(rem, w, drop)
     choices.reverse()  # most cards in sets first: a good bound early
     for sets, need in choices:
         if need > w:
             continue
         k = w - need
         left = _sub(rem, sets) if sets else rem
-        tables = [_suit_table(p) for p in _patterns(left)]
+        tables = [_suit_table(p, k) for p in _patterns(left)]
         # lower bound: every suit may use all k wilds
         lb = 0
         gain = 0
@@ -432,8 +460,8 @@ def _solve_fast(rem: int, wilds: list[Card], wild_rank: int, drop: bool) -> Solu
         groups.append(("set", tuple(cards), need))
     left = _sub(rem, sets) if sets else rem
     pats = _patterns(left)
-    tables = [_suit_table(p) for p in pats]
     k = w - need_sets
+    tables = [_suit_table(p, k) for p in pats]
     # the wilds each suit takes, and where the free drop goes
     found = None
     for alloc in product(*(range(k + 1) for _ in range(4))):
