@@ -1,4 +1,4 @@
-"""The ``rummylab`` command: rules, analyze, simulate, play, replay.
+"""The ``rummylab`` command: rules, analyze, simulate, arena, play, replay.
 
 A thin adapter: it parses, calls the engine and prints. Bad input is one line
 on stderr and exit code 2; a record that does not replay is exit code 1.
@@ -180,6 +180,110 @@ def _print_stats(stats: MatchStats) -> None:
             f"{row['win_rate']:.1%} ({row['ci_low']:.1%}-{row['ci_high']:.1%})", *cells,
         )
     console.print(table)
+
+
+# --- arena --------------------------------------------------------------
+
+
+@app.command()
+def arena(
+    game: Annotated[str, typer.Argument(help="gin, gin3, three-thirteen or manipulation")],
+    bots: Annotated[str, typer.Option(help="the bots, comma-separated, one per seat, "
+                                      "e.g. simple,random")] = "",
+    games: Annotated[int, typer.Option(help="number of deals; each is played once per seat "
+                                       "rotation (2 players: 2 matches a deal)")] = 100,
+    seed: Annotated[int, typer.Option(help="seed of the whole run")] = 1,
+    workers: Annotated[int, typer.Option(help="local worker processes (1: in-process)")] = 1,
+    record: Annotated[Path | None, typer.Option(help="write a JSON Lines record")] = None,
+    plot_: Annotated[Path | None, typer.Option(
+        "--plot", help="save win rates with 95% CIs as a PNG (needs matplotlib)")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", help="rule option key=value (repeatable)")] = None,
+    backend: Annotated[str, typer.Option(help="local or dask")] = "local",
+    scheduler: Annotated[str | None, typer.Option(
+        help="Dask scheduler address (with --backend dask)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the results as JSON")] = False,
+    progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+) -> None:
+    """Bots against each other: duplicate deals with seats rotated, figures per
+    bot, openskill ratings (needs the arena extra)."""
+    from rummylab.arena import plot, require, run_arena, split_bots
+
+    cls = game_class(game)
+    name = cls.game_name
+    options: dict[str, object] = dict(parse_option_args(option))
+    specs = split_bots(bots)
+    if not specs:
+        fail("--bots is required, e.g. --bots simple,random")
+    if "players" in cls.option_spec and "players" not in options:
+        options["players"] = len(specs)  # games for 2-5 take their size from the bots
+    probe = new_state(name, options, 0)  # validates the options before anything runs
+    if len(specs) != probe.num_players:
+        fail(f"{name} needs {probe.num_players} bots, got {len(specs)}: {bots}")
+    if games < 1:
+        fail("--games must be at least 1")
+    if workers < 1:
+        fail("--workers must be at least 1")
+    if backend not in ("local", "dask"):
+        fail(f"unknown backend {backend!r} (backends: local, dask)")
+    if backend == "dask" and not scheduler:
+        fail("--backend dask needs --scheduler ADDRESS")
+    if scheduler and backend != "dask":
+        fail("--scheduler needs --backend dask")
+    for i, s in enumerate(specs):
+        make_bot(s, name, seed=i)  # unknown bots fail before anything runs
+    require("openskill.models", "arena ratings")
+    if plot_ is not None:
+        require("matplotlib", "--plot")
+    if backend == "dask":
+        require("distributed", "--backend dask")
+    stream = None
+    if record is not None:
+        try:
+            stream = record.open("w", encoding="utf-8")
+        except OSError as e:
+            fail(f"cannot write {record}: {e.strerror}")
+    rotations = len(specs)
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), console=err_console,
+                      disable=not progress or as_json) as bar:
+            task = bar.add_task(f"{name} arena matches", total=games * rotations)
+            result = run_arena(name, specs, games, seed, options, workers=workers,
+                               backend=backend, scheduler=scheduler, record=stream,
+                               progress=lambda done: bar.update(task, completed=done))
+    finally:
+        if stream is not None:
+            stream.close()
+    if plot_ is not None:
+        plot(result, str(plot_))
+    if as_json:
+        console.print_json(json.dumps(result.to_dict()))
+        return
+    d = result.to_dict()
+    parts = [f"{k.replace('_', ' ')}: {v}" for k, v in d.items()
+             if isinstance(v, int) and k != "game"]
+    table = Table(title=f"{name} arena — " + ", ".join(parts))
+    figures = [f for f in FIGURES.get(name, ()) if f != "points_per_hand"]
+    per_hand = "pts/hand" if name in ("gin", "gin3") else (
+        "penalty/rd" if name == "three-thirteen" else "pts/round")
+    cols = ("bot", "wins", "played", "win % (95% CI)", per_hand,
+            *(f.replace("_", " ") for f in figures if not f.endswith("_per_round")),
+            "mu (ordinal)")
+    for col in cols:
+        table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
+    for row in d["bots"]:
+        cells = [f"{row[f]:.2f}" if isinstance(row[f], float) and not float(row[f]).is_integer()
+                 else f"{row[f]:g}" for f in figures if not f.endswith("_per_round")]
+        table.add_row(
+            row["name"], f"{row['match_wins']:g}", str(row["matches"]),
+            f"{row['win_rate']:.1%} ({row['ci_low']:.1%}-{row['ci_high']:.1%})",
+            f"{row['points_per_hand']:.2f}", *cells,
+            f"{row['rating']['mu']:.2f} ({row['rating']['ordinal']:.2f})",
+        )
+    console.print(table)
+    if plot_ is not None:
+        console.print(f"plot: {plot_}", highlight=False)
 
 
 # --- replay -------------------------------------------------------------

@@ -1,0 +1,376 @@
+"""Arena: bots against each other over duplicate deals, with seats rotated.
+
+Each deal (a match seed) is played once per seat rotation: with bots A, B the
+same seed is played as A,B and as B,A. The engine shuffles from the match seed
+only, so every rotation sees the same deck orders and each bot gets each seat's
+cards once: luck of the deal cancels out. Figures are kept per bot, not per
+seat, and aggregated in deal order, so the numbers do not depend on how the
+deals were split across worker processes or a Dask cluster.
+
+The engine never needs the heavy libraries: openskill (ratings), matplotlib
+(``--plot``) and dask (``--backend dask``) are imported only when used, from
+the ``arena`` extra (``pip install 'rummylab[arena]'``).
+
+>>> result = run_arena("gin", ["simple", "random"], deals=2, seed=1, options={"target": 10})
+>>> result.stats.matches, result.rotations
+(4, 2)
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rummylab.bots import make_bot
+from rummylab.errors import RummyError
+from rummylab.match import FIGURES, MatchStats, match_seeds, play_match, wilson
+from rummylab.records import RecordWriter
+
+# the game's own per-hand (per-round) figure, reported as ``points_per_hand``
+PER_HAND: dict[str, str] = {
+    "gin": "points_per_hand",
+    "gin3": "points_per_hand",
+    "three-thirteen": "penalty_per_round",
+    "manipulation": "points_per_round",
+}
+# games where a lower final score ranks better
+LOWER_IS_BETTER = frozenset({"three-thirteen"})
+EXTRA = "pip install 'rummylab[arena]'"
+
+
+class ArenaError(RummyError):
+    """Bad arena input, or a missing optional library."""
+
+
+def require(module: str, what: str) -> Any:
+    """Import an optional library or fail with one line naming the extra."""
+    from importlib import import_module
+
+    try:
+        return import_module(module)
+    except ImportError:
+        raise ArenaError(f"{what} needs the {module.split('.')[0]} package: {EXTRA}") from None
+
+
+def rotations(n: int) -> list[list[int]]:
+    """Seatings of n bots: rotation r puts bot (seat + r) mod n in each seat.
+
+    >>> rotations(2)
+    [[0, 1], [1, 0]]
+    >>> rotations(3)
+    [[0, 1, 2], [1, 2, 0], [2, 0, 1]]
+    """
+    return [[(s + r) % n for s in range(n)] for r in range(n)]
+
+
+def split_bots(text: str) -> list[str]:
+    """Comma-separated bot specs; ``key=value`` pieces without a name continue
+    the spec before them (``random:seed=3,x=1,simple`` is two bots).
+
+    >>> split_bots("simple, random:seed=3,x=1,simple")
+    ['simple', 'random:seed=3,x=1', 'simple']
+    """
+    specs: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if specs and "=" in piece and ":" not in piece:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
+def display_names(specs: Sequence[str]) -> list[str]:
+    """Unique names for the bots: repeated specs get #1, #2, ...
+
+    >>> display_names(["simple", "random", "simple"])
+    ['simple#1', 'random', 'simple#2']
+    """
+    out = []
+    for i, s in enumerate(specs):
+        if specs.count(s) > 1:
+            out.append(f"{s}#{specs[: i + 1].count(s)}")
+        else:
+            out.append(s)
+    return out
+
+
+# --- the work: chunks of deals, picklable, run anywhere ---------------------
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Consecutive deals to play, each once per rotation."""
+
+    game: str
+    specs: tuple[str, ...]
+    options: tuple[tuple[str, object], ...]
+    first: int  # index of the first deal
+    seeds: tuple[int, ...]
+    record: bool
+
+
+@dataclass
+class MatchResult:
+    """One match, in seat order, and its seating (bot index per seat)."""
+
+    deal: int
+    seating: list[int]
+    hands: int
+    drawn: int
+    match_wins: list[float]
+    counts: dict[str, list[float]]
+    winners: list[int]
+    final_scores: list[int]
+
+
+@dataclass
+class ChunkResult:
+    first: int
+    matches: list[MatchResult]
+    record: str = ""
+
+
+def play_chunk(chunk: Chunk) -> ChunkResult:
+    """Play every deal of a chunk once per rotation (a worker's job)."""
+    n = len(chunk.specs)
+    options = dict(chunk.options)
+    buf = io.StringIO() if chunk.record else None
+    writer = RecordWriter(buf) if buf is not None else None
+    out: list[MatchResult] = []
+    for offset, match_seed in enumerate(chunk.seeds):
+        deal = chunk.first + offset
+        for r, seating in enumerate(rotations(n)):
+            # a bot's seed follows the bot, not the seat: a random bot is the
+            # same player in every rotation
+            bots = [make_bot(chunk.specs[b], chunk.game, seed=match_seed + b) for b in seating]
+            stats = MatchStats(chunk.game, [chunk.specs[b] for b in seating])
+            if writer is not None:
+                writer.matches = deal * n + r  # global match number, 1-based in the header
+            state = play_match(chunk.game, bots, match_seed, options, writer=writer, stats=stats)
+            out.append(MatchResult(
+                deal, seating, stats.hands, stats.drawn, stats.match_wins, stats.counts,
+                list(getattr(state, "winners", [])), list(getattr(state, "final_scores", [])),
+            ))
+    return ChunkResult(chunk.first, out, buf.getvalue() if buf is not None else "")
+
+
+def make_chunks(game: str, specs: Sequence[str], options: Mapping[str, object],
+                seeds: Sequence[int], size: int, record: bool) -> list[Chunk]:
+    opts = tuple(sorted(options.items()))
+    return [Chunk(game, tuple(specs), opts, i, tuple(seeds[i:i + size]), record)
+            for i in range(0, len(seeds), size)]
+
+
+# --- runners: each yields chunk results in any order ---------------------
+
+
+def _run_local(chunks: Sequence[Chunk], workers: int) -> Iterator[ChunkResult]:
+    if workers <= 1:
+        for c in chunks:
+            yield play_chunk(c)
+        return
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(play_chunk, c) for c in chunks]
+        try:
+            for f in as_completed(futures):
+                yield f.result()
+        finally:
+            for f in futures:
+                f.cancel()
+
+
+def _run_dask(chunks: Sequence[Chunk], scheduler: str) -> Iterator[ChunkResult]:
+    distributed = require("distributed", "--backend dask")
+    try:
+        client = distributed.Client(scheduler, timeout="10s", set_as_default=False)
+    except (OSError, TimeoutError) as e:
+        raise ArenaError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+    try:
+        futures = client.map(play_chunk, list(chunks), pure=False)
+        try:
+            for f in distributed.as_completed(futures, loop=client.loop):
+                yield f.result()
+        finally:
+            client.cancel(futures)
+    finally:
+        client.close()
+
+
+# --- aggregation ----------------------------------------------------------
+
+
+@dataclass
+class ArenaResult:
+    """Figures per bot over all matches, and their ratings."""
+
+    game: str
+    specs: list[str]
+    names: list[str]
+    deals: int
+    rotations: int
+    seed: int
+    stats: MatchStats
+    ratings: list[dict[str, float]] = field(default_factory=list)
+
+    def rows(self) -> list[dict[str, Any]]:
+        st = self.stats
+        out = []
+        for b, name in enumerate(self.names):
+            lo, hi = wilson(st.match_wins[b], st.matches)
+            row: dict[str, Any] = {
+                "name": name, "spec": self.specs[b],
+                "match_wins": st.match_wins[b], "matches": st.matches,
+                "win_rate": st.match_wins[b] / st.matches if st.matches else 0.0,
+                "ci_low": lo, "ci_high": hi,
+                "points_per_hand": st.figure(PER_HAND[self.game], b),
+                "rating": self.ratings[b] if self.ratings else None,
+            }
+            for fig in FIGURES.get(self.game, ()):
+                row.setdefault(fig, st.figure(fig, b))
+            out.append(row)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.stats.to_dict()
+        d.pop("seats")
+        return {"game": self.game, "seed": self.seed, "deals": self.deals,
+                "rotations": self.rotations, **{k: v for k, v in d.items() if k != "game"},
+                "bots": self.rows()}
+
+
+def match_ranks(game: str, winners: Sequence[int], final: Sequence[int]) -> list[int]:
+    """Ranks per seat (1 best, ties share): winners first, the rest by final score.
+
+    >>> match_ranks("gin", [1], [40, 110])
+    [2, 1]
+    >>> match_ranks("three-thirteen", [0, 2], [30, 50, 30])
+    [1, 3, 1]
+    """
+    sign = 1 if game in LOWER_IS_BETTER else -1
+    keys = [(0 if s in winners else 1, sign * v) for s, v in enumerate(final)]
+    return [1 + sum(1 for k2 in keys if k2 < k) for k in keys]
+
+
+class Ratings:
+    """openskill Plackett-Luce ratings, one per bot, updated per match."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        models = require("openskill.models", "arena ratings")
+        self.model = models.PlackettLuce()
+        self.ratings = [self.model.rating(name=n) for n in names]
+
+    def update(self, ranks_by_bot: Sequence[int]) -> None:
+        teams = self.model.rate([[r] for r in self.ratings], ranks=list(ranks_by_bot))
+        self.ratings = [t[0] for t in teams]
+
+    def summary(self) -> list[dict[str, float]]:
+        return [{"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for r in self.ratings]
+
+
+def run_arena(
+    game: str,
+    specs: Sequence[str],
+    deals: int,
+    seed: int = 1,
+    options: Mapping[str, object] | None = None,
+    *,
+    workers: int = 1,
+    backend: str = "local",
+    scheduler: str | None = None,
+    record: Any = None,
+    ratings: bool = True,
+    progress: Callable[[int], None] | None = None,
+    chunk_size: int | None = None,
+) -> ArenaResult:
+    """Play ``deals`` deals once per seat rotation; figures per bot.
+
+    ``record`` is a text stream for the JSON Lines record (written in deal
+    order); ``progress`` is called with the number of matches done so far.
+    The game name and options must already be resolved (see the CLI)."""
+    n = len(specs)
+    if deals < 1:
+        raise ArenaError("--games must be at least 1")
+    if workers < 1:
+        raise ArenaError("--workers must be at least 1")
+    if backend not in ("local", "dask"):
+        raise ArenaError(f"unknown backend {backend!r} (backends: local, dask)")
+    if backend == "dask" and not scheduler:
+        raise ArenaError("--backend dask needs --scheduler ADDRESS")
+    for i, s in enumerate(specs):
+        make_bot(s, game, seed=i)  # unknown bots fail before anything runs
+    rater = Ratings(display_names(specs)) if ratings else None
+    seeds = match_seeds(seed, deals)
+    parallel = workers if backend == "local" else 8
+    size = chunk_size or max(1, min(32, math.ceil(deals / (parallel * 4))))
+    chunks = make_chunks(game, specs, options or {}, seeds, size, record is not None)
+    agg = MatchStats(game, list(specs))
+    done: dict[int, ChunkResult] = {}
+    order = [c.first for c in chunks]
+    next_i = 0
+    played = 0
+    source = (_run_local(chunks, workers) if backend == "local"
+              else _run_dask(chunks, scheduler or ""))
+    for res in source:
+        done[res.first] = res
+        played += len(res.matches)
+        # fold in deal order, as soon as the next chunk in line is here
+        while next_i < len(order) and order[next_i] in done:
+            ready = done.pop(order[next_i])
+            next_i += 1
+            if record is not None:
+                record.write(ready.record)
+            for m in ready.matches:
+                _fold(agg, m)
+                if rater is not None:
+                    ranks = match_ranks(game, m.winners, m.final_scores)
+                    by_bot = [0] * n
+                    for seat, b in enumerate(m.seating):
+                        by_bot[b] = ranks[seat]
+                    rater.update(by_bot)
+        if progress is not None:
+            progress(played)
+    return ArenaResult(game, list(specs), display_names(specs), deals, n, seed, agg,
+                       rater.summary() if rater is not None else [])
+
+
+def _fold(agg: MatchStats, m: MatchResult) -> None:
+    agg.matches += 1
+    agg.hands += m.hands
+    agg.drawn += m.drawn
+    for seat, b in enumerate(m.seating):
+        agg.match_wins[b] += m.match_wins[seat]
+        for name, values in m.counts.items():
+            agg.counts.setdefault(name, [0.0] * len(m.seating))[b] += values[seat]
+
+
+def plot(result: ArenaResult, path: str) -> None:
+    """Win rates with their 95% Wilson intervals as a bar chart (PNG)."""
+    mpl = require("matplotlib", "--plot")
+    mpl.use("Agg")
+    plt = require("matplotlib.pyplot", "--plot")
+    rows = result.rows()
+    rates = [r["win_rate"] for r in rows]
+    err = [[r["win_rate"] - r["ci_low"] for r in rows],
+           [r["ci_high"] - r["win_rate"] for r in rows]]
+    fig, ax = plt.subplots(figsize=(max(4.0, 1.4 * len(rows) + 2), 4))
+    try:
+        ax.bar([r["name"] for r in rows], rates, yerr=err, capsize=6, color="#4c78a8")
+        ax.axhline(1 / len(rows), color="grey", linestyle="--", linewidth=1)
+        ax.set_ylim(0, 1)
+        ax.set_ylabel("match win rate (95% Wilson CI)")
+        ax.set_title(f"{result.game}: {result.stats.matches} matches "
+                     f"({result.deals} deals x {result.rotations} seatings)")
+        fig.tight_layout()
+        try:
+            fig.savefig(path, format="png")
+        except OSError as e:
+            raise ArenaError(f"cannot write {path}: {e.strerror}") from None
+    finally:
+        plt.close(fig)

@@ -1,0 +1,161 @@
+"""The arena: duplicate deals with seats rotated, figures per bot, backends."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("openskill")
+
+from rummylab.arena import match_ranks, rotations, run_arena, split_bots
+from rummylab.cli import main
+from rummylab.match import wilson
+from rummylab.records import replay
+
+FAST = ["--option", "target=10"]
+
+
+def _json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict:
+    assert main(argv) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines()]
+
+
+def test_duplicate_deals_reuse_deck_orders_with_seats_rotated(tmp_path: Path) -> None:
+    rec = tmp_path / "arena.jsonl"
+    with rec.open("w", encoding="utf-8") as f:
+        run_arena("gin", ["simple", "random"], deals=4, seed=3, options={"target": 10}, record=f)
+    by_seed: dict[int, list[tuple[list[str], dict[int, str]]]] = defaultdict(list)
+    current: tuple[list[str], dict[int, str]] | None = None
+    for obj in _lines(rec):
+        if obj["type"] == "header":
+            current = (obj["seats"], {})
+            by_seed[obj["seed"]].append(current)
+        elif obj["type"] == "deal":
+            assert current is not None
+            current[1][obj["hand"]] = obj["deck"]
+    assert len(by_seed) == 4
+    for plays in by_seed.values():
+        assert [seats for seats, _ in plays] == [["simple", "random"], ["random", "simple"]]
+        (_, decks_a), (_, decks_b) = plays
+        common = decks_a.keys() & decks_b.keys()
+        assert 1 in common
+        assert all(decks_a[h] == decks_b[h] for h in common)
+
+
+def test_rotations_and_ranks() -> None:
+    assert rotations(3) == [[0, 1, 2], [1, 2, 0], [2, 0, 1]]
+    assert match_ranks("gin", [0], [100, 30]) == [1, 2]
+    assert match_ranks("manipulation", [0, 1], [120, 120, 5]) == [1, 1, 3]
+    assert match_ranks("three-thirteen", [2], [40, 60, 10]) == [2, 3, 1]
+    assert split_bots("simple,random:seed=2") == ["simple", "random:seed=2"]
+
+
+def test_results_identical_with_one_and_two_workers(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["arena", "gin", "--bots", "simple,random", "--games", "6", "--seed", "5",
+            "--json", *FAST]
+    one = _json(capsys, [*argv, "--workers", "1"])
+    two = _json(capsys, [*argv, "--workers", "2"])
+    assert one == two
+    assert one["matches"] == 12 and one["deals"] == 6 and one["rotations"] == 2
+
+
+def test_chunking_does_not_change_results() -> None:
+    a = run_arena("gin", ["simple", "random"], deals=5, seed=2, options={"target": 10},
+                  chunk_size=1)
+    b = run_arena("gin", ["simple", "random"], deals=5, seed=2, options={"target": 10},
+                  chunk_size=4)
+    assert a.to_dict() == b.to_dict()
+
+
+def test_json_keys_and_sane_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _json(capsys, ["arena", "gin", "--bots", "simple,random", "--games", "5",
+                         "--json", *FAST])
+    assert {"game", "deals", "rotations", "matches", "hands", "bots"} <= out.keys()
+    names = [b["name"] for b in out["bots"]]
+    assert names == ["simple", "random"]
+    for bot in out["bots"]:
+        for key in ("name", "match_wins", "matches", "win_rate", "ci_low", "ci_high",
+                    "points_per_hand", "rating", "knocks", "gins", "undercuts"):
+            assert key in bot
+        assert bot["matches"] == 10
+        assert 0.0 <= bot["ci_low"] <= bot["win_rate"] <= bot["ci_high"] <= 1.0
+        assert {"mu", "sigma", "ordinal"} <= bot["rating"].keys()
+    assert sum(b["match_wins"] for b in out["bots"]) == pytest.approx(10)
+    simple, rand = out["bots"]
+    assert simple["rating"]["mu"] > rand["rating"]["mu"]
+
+
+def test_three_player_game_rotates_three_ways(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _json(capsys, ["arena", "three-thirteen", "--bots", "simple,random,simple",
+                         "--games", "1", "--json"])
+    assert out["matches"] == 3
+    assert [b["name"] for b in out["bots"]] == ["simple#1", "random", "simple#2"]
+    assert all("went_out" in b for b in out["bots"])
+
+
+def test_wilson_interval_is_sane() -> None:
+    lo, hi = wilson(50, 100)
+    assert lo < 0.5 < hi and hi - lo == pytest.approx(0.192, abs=0.002)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+    assert wilson(0, 0) == (0.0, 1.0)
+    narrow, wide = wilson(500, 1000), wilson(5, 10)
+    assert narrow[1] - narrow[0] < wide[1] - wide[0]
+
+
+@pytest.mark.parametrize(("argv", "needle"), [
+    (["--bots", "simple,bogus"], "unknown bot"),
+    (["--bots", "simple"], "needs 2 bots"),
+    (["--bots", "simple,random,simple"], "needs 2 bots"),
+    (["--bots", "simple,random", "--games", "0"], "--games"),
+    (["--bots", "simple,random", "--workers", "0"], "--workers"),
+    (["--bots", "simple,random", "--backend", "dask"], "--scheduler"),
+    (["--bots", "simple,random", "--backend", "spark"], "backend"),
+    (["--bots", "simple,random", "--option", "nope=1"], "nope"),
+])
+def test_bad_input_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                      needle: str) -> None:
+    assert main(["arena", "gin", *argv, "--no-progress"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    err = captured.err.strip()
+    assert err.startswith("rummylab: error:") and "\n" not in err and needle in err
+
+
+def test_records_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rec = tmp_path / "arena.jsonl"
+    out = _json(capsys, ["arena", "gin", "--bots", "simple,random", "--games", "3",
+                         "--workers", "2", "--record", str(rec), "--json", *FAST])
+    matches = list(replay(rec.open(encoding="utf-8")))
+    assert [m.match for m in matches] == list(range(1, 7))
+    assert main(["replay", "-q", str(rec)]) == 0
+    assert "ok: 6 matches" in capsys.readouterr().out
+    assert out["matches"] == 6
+
+
+def test_plot_writes_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "rates.png"
+    assert main(["arena", "gin", "--bots", "simple,random", "--games", "2", "--no-progress",
+                 "--plot", str(png), *FAST]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "simple" in capsys.readouterr().out
+
+
+def test_dask_backend_matches_local(capsys: pytest.CaptureFixture[str]) -> None:
+    distributed = pytest.importorskip("distributed")
+    argv = ["arena", "gin", "--bots", "simple,random", "--games", "4", "--seed", "9",
+            "--json", *FAST]
+    local = _json(capsys, argv)
+    with distributed.LocalCluster(host="127.0.0.1", n_workers=1, threads_per_worker=1,
+                                  processes=False, protocol="tcp://",
+                                  dashboard_address=None) as cluster:
+        remote = _json(capsys, [*argv, "--backend", "dask",
+                                "--scheduler", cluster.scheduler_address])
+    assert remote == local
