@@ -18,12 +18,13 @@ record writer streams them (``rummylab.records``).
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Self
 
 from rummylab.errors import IllegalActionError
-from rummylab.options import Option, OptionValue
+from rummylab.options import Option, OptionValue, resolve_options
 
 TERMINAL = -1
 Event = dict[str, Any]
@@ -105,6 +106,33 @@ class State(ABC):
 
     @abstractmethod
     def clone(self) -> Self: ...
+
+    # -- helpers the games share ------------------------------------------
+    def _setup(self, options: Mapping[str, object] | None, seed: int | None) -> None:
+        """Validate the options and key every shuffle to the seed."""
+        self.options = resolve_options(self.option_spec, options)
+        self.seed = seed
+        self.events = []
+        # each shuffle draws from its own generator keyed by the seed, so a
+        # clone copies no generator state
+        self._base_seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
+
+    def _rng(self, purpose: str) -> random.Random:
+        return random.Random(f"{self.game_name}/{self._base_seed}/{purpose}")
+
+    def _first_dealer(self, first_dealer: int | None, players: int) -> int:
+        """The given first dealer, or one drawn at random from the seed."""
+        if first_dealer is None:
+            return self._rng("dealer").randrange(players)
+        if not 0 <= first_dealer < players:
+            raise IllegalActionError(f"first_dealer must be a seat from 0 to {players - 1}")
+        return first_dealer
+
+    @staticmethod
+    def _zero_sum(final: Sequence[float]) -> list[float]:
+        """Each seat's final score less the mean of the others'."""
+        n, total = len(final), sum(final)
+        return [f - (total - f) / (n - 1) for f in final]
 
     def take_events(self) -> list[Event]:
         """Events since the last call (for streaming records)."""

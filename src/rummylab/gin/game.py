@@ -26,7 +26,6 @@ True
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
@@ -55,7 +54,7 @@ from rummylab.gin.melds import (
     knock_arrangement,
     meld_str,
 )
-from rummylab.options import Option, OptionValue, resolve_options
+from rummylab.options import Option, OptionValue
 
 DRAW_STOCK = 0
 TAKE_DISCARD = 1
@@ -234,13 +233,8 @@ class GinState(State):
     ) -> None:
         """A new match. ``decks`` gives the deck order (top first) of the
         first hands; later hands are shuffled from ``seed``."""
-        self.options = resolve_options(self.option_spec, options)
+        self._setup(options, seed)
         self.num_players = self.num_seats
-        self.seed = seed
-        self.events = []
-        # each shuffle draws from its own generator keyed by the seed, so a
-        # clone copies no generator state
-        self._base_seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self._decks = [list(d) for d in decks or ()]  # popped, never mutated
         for d in self._decks:
             check_deck_order(d)
@@ -272,12 +266,8 @@ class GinState(State):
 
     # -- match structure hooks (three-player Gin overrides these) -----
     def _setup_match(self, first_dealer: int | None) -> None:
-        if first_dealer is None:
-            first_dealer = self._rng("dealer").randrange(2)
-        elif first_dealer not in (0, 1):
-            raise IllegalActionError("first_dealer must be 0 or 1")
-        self.dealer = first_dealer
-        self.non_dealer = 1 - first_dealer
+        self.dealer = self._first_dealer(first_dealer, 2)
+        self.non_dealer = 1 - self.dealer
 
     def _next_roles(self, winner: int | None) -> None:
         """D-2: the deal alternates; after a drawn hand the same dealer deals."""
@@ -317,9 +307,6 @@ class GinState(State):
         self._taken: Card = -1
         self._hand_actions: list[tuple[int, str]] = []
         self._legal = None
-
-    def _rng(self, purpose: str) -> random.Random:
-        return random.Random(f"{self.game_name}/{self._base_seed}/{purpose}")
 
     def _shuffled(self) -> list[Card]:
         deck = list(range(52))
@@ -635,9 +622,7 @@ class GinState(State):
     def returns(self) -> list[float]:
         if self._phase != OVER:
             return [0.0] * self.num_players
-        n = self.num_players
-        total = sum(self._final)
-        return [f - (total - f) / (n - 1) for f in self._final]
+        return self._zero_sum(self._final)
 
     def clone(self) -> Self:
         new = object.__new__(type(self))

@@ -27,7 +27,6 @@ a replay never depends on how the engine arranges a table.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
@@ -44,7 +43,7 @@ from rummylab.manipulation.table import (
     parse_table,
     table_str,
 )
-from rummylab.options import Option, OptionValue, resolve_options
+from rummylab.options import Option, OptionValue
 
 DRAW = 0
 KNOCK = 1
@@ -120,10 +119,6 @@ class ManipulationObservation:
         }
 
 
-def _sorted_hand(cards: list[Card]) -> list[Card]:
-    return sorted(cards)
-
-
 class ManipulationState(State):
     """A game of Manipulation for 2-5 players, rounds until someone reaches 150."""
 
@@ -138,21 +133,14 @@ class ManipulationState(State):
         decks: Sequence[Sequence[Card]] | None = None,
         first_dealer: int | None = None,
     ) -> None:
-        self.options = resolve_options(self.option_spec, options)
+        self._setup(options, seed)
         self.num_players = int(self.options["players"])
         self.num_decks = 1 if self.num_players == 2 else 2
-        self.seed = seed
-        self.events = []
-        self._base_seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self._decks = [list(d) for d in decks or ()]
         for d in self._decks:
             check_deck_order(d, self.num_decks, self.num_decks)
         n = self.num_players
-        if first_dealer is None:
-            first_dealer = self._rng("dealer").randrange(n)
-        elif not 0 <= first_dealer < n:
-            raise IllegalActionError(f"first_dealer must be a seat from 0 to {n - 1}")
-        self.dealer = first_dealer
+        self.dealer = self._first_dealer(first_dealer, n)
         self._scores = [0] * n
         self._won = [0] * n
         self._results: list[Event] = []
@@ -169,9 +157,6 @@ class ManipulationState(State):
             if e.get("type") == "deal":
                 return {"first_dealer": int(e["dealer"])}
         return {}
-
-    def _rng(self, purpose: str) -> random.Random:
-        return random.Random(f"{self.game_name}/{self._base_seed}/{purpose}")
 
     # -- rounds and turns -----------------------------------------------
     def _deal(self) -> None:
@@ -502,9 +487,7 @@ class ManipulationState(State):
     def returns(self) -> list[float]:
         if self._phase != OVER:
             return [0.0] * self.num_players
-        n = self.num_players
-        tot = sum(self._final)
-        return [f - (tot - f) / (n - 1) for f in self._final]
+        return self._zero_sum(self._final)
 
     def clone(self) -> Self:
         new = object.__new__(type(self))

@@ -21,7 +21,6 @@ discard, the rest the stock.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
@@ -44,7 +43,7 @@ from rummylab.cards import (
 )
 from rummylab.errors import CardError, IllegalActionError
 from rummylab.game import TERMINAL, Event, State
-from rummylab.options import Option, OptionValue, resolve_options
+from rummylab.options import Option, OptionValue
 from rummylab.thirteen.solver import combo_str, penalty, penalty_after_discard, solve
 
 DRAW_STOCK = 0
@@ -164,22 +163,15 @@ class ThirteenState(State):
     ) -> None:
         """``decks``: deck orders (top first) of the first rounds; ``reshuffles``:
         the stocks that D-12 reshuffles form, in order (records give both)."""
-        self.options = resolve_options(self.option_spec, options)
+        self._setup(options, seed)
         self.num_players = int(self.options["players"])
         self.num_decks = 1 if self.num_players == 2 else 2
-        self.seed = seed
-        self.events = []
-        self._base_seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self._decks = [list(d) for d in decks or ()]
         for d in self._decks:
             check_deck_order(d, self.num_decks)
         self._reshuffles = [list(r) for r in reshuffles or ()]
         n = self.num_players
-        if first_dealer is None:
-            first_dealer = self._rng("dealer").randrange(n)
-        elif not 0 <= first_dealer < n:
-            raise IllegalActionError(f"first_dealer must be a seat from 0 to {n - 1}")
-        self.dealer = first_dealer
+        self.dealer = self._first_dealer(first_dealer, n)
         self._scores = [0] * n
         self._results: list[Event] = []
         self._winners: list[int] = []
@@ -197,9 +189,6 @@ class ThirteenState(State):
         out["reshuffles"] = [parse_cards(e["stock"]) for e in events
                              if e.get("type") == "reshuffle"]
         return out
-
-    def _rng(self, purpose: str) -> random.Random:
-        return random.Random(f"{self.game_name}/{self._base_seed}/{purpose}")
 
     # -- rounds --------------------------------------------------------
     @property
@@ -435,9 +424,7 @@ class ThirteenState(State):
         """Lower totals are better: each seat's others' mean less its own total."""
         if self._phase != OVER:
             return [0.0] * self.num_players
-        n = self.num_players
-        tot = sum(self._scores)
-        return [(tot - s) / (n - 1) - s for s in self._scores]
+        return self._zero_sum([-s for s in self._scores])
 
     def clone(self) -> Self:
         new = object.__new__(type(self))
