@@ -1,0 +1,150 @@
+"""What the PettingZoo and Gymnasium adapters share: one engine match,
+stepped one action at a time, with hand rewards, truncation and a text view."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rummylab.cards import cards_str, mask_str, multi_str
+from rummylab.errors import IllegalActionError, OptionError
+from rummylab.game import State
+from rummylab.rl.specs import GameSpec, spec_of, zero_sum
+
+REWARDS = ("match", "hand")
+ILLEGAL = ("raise", "penalty")
+
+
+class EnvConfig:
+    """Validated adapter settings and the engine's rule options."""
+
+    def __init__(
+        self,
+        game: str,
+        players: int | None = None,
+        reward: str = "match",
+        max_steps: int | None = None,
+        illegal_action: str = "raise",
+        illegal_penalty: float = 1.0,
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.spec: GameSpec = spec_of(game)
+        self.players = self.spec.check_players(players)
+        if reward not in REWARDS:
+            raise OptionError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if illegal_action not in ILLEGAL:
+            raise OptionError(
+                f"illegal_action must be one of {', '.join(ILLEGAL)}, not {illegal_action!r}")
+        if max_steps is not None and int(max_steps) < 1:
+            raise OptionError("max_steps must be at least 1 (or None for no limit)")
+        self.reward = reward
+        self.max_steps = None if max_steps is None else int(max_steps)
+        self.illegal_action = illegal_action
+        self.illegal_penalty = float(illegal_penalty)
+        self.options = dict(options or {})
+        # resolve once, so a bad option fails at construction
+        probe = self.spec.new_state(self.players, self.options, seed=0)
+        self.resolved: dict[str, Any] = dict(probe.options)
+        self.num_actions = self.spec.num_actions
+
+    def new_state(self, seed: int) -> State:
+        return self.spec.new_state(self.players, self.options, seed)
+
+
+class Match:
+    """An engine match plus the bookkeeping the adapters need.
+
+    ``step(action)`` applies one action and returns the per-seat rewards
+    under the configured reward mode (``hand``: each finished hand's score
+    change, zero-sum; at the end whatever the match return adds, e.g. end
+    bonuses, so that both modes sum to the match return).
+    """
+
+    def __init__(self, config: EnvConfig, seed: int) -> None:
+        self.config = config
+        self.state = config.new_state(seed)
+        self.state.take_events()
+        n = config.players
+        self.given = [0.0] * n  # reward handed out so far, per seat
+        self.scores = self._scores()
+        self.steps = 0
+        self.hands_finished = 0
+
+    def _scores(self) -> list[int]:
+        s: Any = self.state
+        return list(s.scores)
+
+    def step(self, action: int) -> list[float]:
+        """Apply ``action`` (IllegalActionError, and no change, if it is not
+        legal) and return each seat's reward for it."""
+        st = self.state
+        st.apply_action(action)
+        self.steps += 1
+        events = st.take_events()
+        n = self.config.players
+        if len(events) == 1 and not st.is_terminal():
+            return [0.0] * n  # a plain move: nothing scored
+        rewards = [0.0] * n
+        results = sum(1 for e in events if e["type"] == "result")
+        if results:
+            self.hands_finished += results
+            scores = self._scores()
+            if self.config.reward == "hand":
+                delta = [a - b for a, b in zip(scores, self.scores, strict=True)]
+                rewards = zero_sum(delta, self.config.spec.lower_is_better)
+            self.scores = scores
+        if st.is_terminal():
+            # the match return less what was handed out already: in "hand"
+            # mode that is the last hand's change plus any end bonus
+            rewards = [r - g for r, g in zip(st.returns(), self.given, strict=True)]
+        for i in range(n):
+            self.given[i] += rewards[i]
+        return rewards
+
+    @property
+    def truncated(self) -> bool:
+        m = self.config.max_steps
+        return m is not None and self.steps >= m and not self.state.is_terminal()
+
+    def legal(self) -> list[int]:
+        return self.state.legal_actions()
+
+    def check(self, action: int) -> None:
+        if self.state.is_terminal():
+            raise IllegalActionError("the match is over")
+        self.state.check_legal(action)
+
+
+def render_text(state: State, seat: int | None = None) -> str:
+    """A plain-text view: ``seat``'s own view, or the referee's (every hand)
+    when ``seat`` is None."""
+    s: Any = state
+    lines = [f"{state.game_name}  {state!r}"]
+    cur = state.current_player()
+    if cur >= 0:
+        legal = ", ".join(state.action_to_string(a) for a in state.legal_actions())
+        lines.append(f"to act: seat {cur}  legal: {legal}")
+    if state.is_terminal():
+        lines.append(f"returns: {state.returns()}")
+    seats = range(state.num_players) if seat is None else [seat]
+    name = state.game_name
+    for p in seats:
+        if name in ("gin", "gin3"):
+            if seat is None:
+                lines.append(f"seat {p} ({s.role_of(p)}): {mask_str(s.hand_of(p))}")
+            else:
+                obs = s.observation(p)
+                lines.append(f"seat {p} ({obs.role}) sees: {mask_str(obs.hand)}")
+        elif name == "three-thirteen":
+            hand = s.hand_of(p) if seat is None else s.observation(p).hand
+            lines.append(f"seat {p}: {multi_str(hand)}")
+        else:
+            hand = s.hand_of(p) if seat is None else list(s.observation(p).hand)
+            lines.append(f"seat {p}: {cards_str(sorted(hand))}")
+    if name in ("gin", "gin3", "three-thirteen") and not state.is_terminal():
+        lines.append(f"discard pile: {cards_str(s.discard_pile)}  (top last)")
+    if name == "manipulation":
+        from rummylab.manipulation.table import table_str
+
+        lines.append(f"table: {table_str(s.table) or '(empty)'}")
+    return "\n".join(lines) + "\n"

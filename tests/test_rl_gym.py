@@ -1,0 +1,132 @@
+"""The Gymnasium single-agent wrapper: Gymnasium's env checker, seeding from
+the environment's own generator, masks, illegal actions, the sitter."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+np = pytest.importorskip("numpy")
+gym = pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+import rummylab.rl  # noqa: E402, F401  (registers the ids)
+from rummylab.errors import IllegalActionError, OptionError  # noqa: E402
+from rummylab.rl import GYM_IDS, gym_env  # noqa: E402
+
+IDS = [
+    ("rummylab/Gin-v0", {}),
+    ("rummylab/Gin3-v0", {}),
+    ("rummylab/ThreeThirteen-v0", {"players": 2}),
+    ("rummylab/ThreeThirteen-v0", {"players": 4}),
+    ("rummylab/Manipulation-v0", {"players": 2}),
+    ("rummylab/Manipulation-v0", {"players": 3}),
+]
+
+
+@pytest.mark.parametrize(("env_id", "kw"), IDS, ids=[f"{i}-{k}" for i, k in IDS])
+def test_check_env(env_id, kw):
+    env = gym.make(env_id, **kw)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "no render_fps" for a text-only env
+        check_env(env.unwrapped)
+    assert set(GYM_IDS.values()) <= set(gym.registry)
+
+
+def _episode(env, seed, rng, cap=400):
+    obs, _ = env.reset(seed=seed)
+    trace = [obs["observation"].copy()]
+    total = 0.0
+    for _ in range(cap):
+        mask = env.unwrapped.action_masks()
+        assert mask.dtype == bool and mask.any()
+        assert (mask == obs["action_mask"].astype(bool)).all()
+        legal = np.flatnonzero(mask)
+        obs, reward, term, trunc, _ = env.step(int(legal[rng.integers(len(legal))]))
+        total += reward
+        trace.append(obs["observation"].copy())
+        if term or trunc:
+            return trace, total, term
+    return trace, total, False
+
+
+@pytest.mark.parametrize("game", ["gin", "gin3", "three_thirteen", "manipulation"])
+def test_seeded_episodes_repeat(game):
+    kw = {"players": 2} if game == "manipulation" else {}
+    a = gym_env(game, **kw)
+    b = gym_env(game, **kw)
+    ta, ra, _ = _episode(a, 7, np.random.default_rng(0), cap=60)
+    tb, rb, _ = _episode(b, 7, np.random.default_rng(0), cap=60)
+    assert ra == rb and len(ta) == len(tb)
+    assert all((x == y).all() for x, y in zip(ta, tb, strict=True))
+    tc, _, _ = _episode(b, 8, np.random.default_rng(0), cap=60)
+    assert any((x != y).any() for x, y in zip(ta, tc, strict=False))
+
+
+@pytest.mark.parametrize("reward", ["match", "hand"])
+def test_full_episode_return_is_the_match_return(reward):
+    env = gym_env("gin", opponent="simple", reward=reward, target=40)
+    for seed in range(3):
+        _, total, terminated = _episode(env, seed, np.random.default_rng(seed), cap=5000)
+        assert terminated
+        assert total == pytest.approx(env.unwrapped.match.state.returns()[env.unwrapped.seat])
+
+
+def test_gin3_learner_sits_out_some_hands():
+    env = gym_env("gin3", seat="random", opponent=["simple", "random"], target=50)
+    seats, roles = set(), set()
+    for seed in range(6):
+        env.reset(seed=seed)
+        seats.add(env.seat)
+        st = env.match.state
+        while not st.is_terminal():
+            view = st.observation(env.seat)
+            assert st.current_player() == env.seat  # never asked while sitting out
+            roles.add(view.role)
+            legal = np.flatnonzero(env.action_masks())
+            env.step(int(legal[0]))
+    assert len(seats) > 1
+    assert roles <= {"box", "captain"}
+
+
+def test_illegal_action_modes():
+    env = gym_env("gin")  # default: penalty
+    obs, _ = env.reset(seed=0)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    before = env.match.state.observation(env.seat)
+    obs2, reward, term, trunc, info = env.step(illegal)
+    assert reward == -1.0 and info["illegal_action"] and not term and not trunc
+    assert (obs2["observation"] == obs["observation"]).all()
+    assert env.match.state.observation(env.seat) == before
+    strict = gym_env("gin", illegal_action="raise")
+    strict.reset(seed=0)
+    with pytest.raises(IllegalActionError):
+        strict.step(illegal)
+
+
+def test_options_and_render():
+    env = gym_env("three_thirteen", players=3, seat=2, render_mode="ansi")
+    env.reset(seed=3)
+    assert env.seat == 2
+    assert "seat 2" in env.render()
+    assert env.observation_space["observation"].shape == (env.encoder.size,)
+    with pytest.raises(OptionError):
+        gym_env("gin", seat=2)
+    with pytest.raises(OptionError):
+        gym_env("gin", opponent="nobody")
+    with pytest.raises(OptionError):
+        gym_env("three_thirteen", players=3, opponent=["simple"])
+
+
+def test_max_steps_truncates():
+    env = gym_env("gin", opponent="random", max_steps=5)
+    env.reset(seed=1)
+    for i in range(5):
+        legal = np.flatnonzero(env.action_masks())
+        _, _, term, trunc, _ = env.step(int(legal[0]))
+        if term:
+            break
+        assert trunc == (i == 4)
