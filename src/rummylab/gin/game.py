@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
 from rummylab.cards import (
@@ -572,8 +573,8 @@ class GinState(State):
             hand_number=self._hand_no,
             scores=tuple(self._scores),
             actions=tuple(self._hand_actions) if self._phase != OVER else (),
-            last_result=self._results[-1] if self._results else None,
-            options=self.options,
+            last_result=MappingProxyType(self._results[-1]) if self._results else None,
+            options=MappingProxyType(self.options),
             roles=tuple(self.role_of(s) for s in range(self.num_players)),
         )
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
 from rummylab.cards import JOKER, Card, card_str, cards_str, check_deck_order, parse_cards
@@ -448,8 +449,8 @@ class ManipulationState(State):
             legal_actions=tuple(self.legal_actions()) if acting else (),
             dealer=self.dealer, scores=tuple(self._scores), rounds_won=tuple(self._won),
             actions=tuple(self._round_actions),
-            last_result=self._results[-1] if self._results else None,
-            decks=self.num_decks, options=self.options,
+            last_result=MappingProxyType(self._results[-1]) if self._results else None,
+            decks=self.num_decks, options=MappingProxyType(self.options),
         )
 
     @property

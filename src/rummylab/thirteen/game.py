@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
 from rummylab.cards import (
@@ -377,8 +378,8 @@ class ThirteenState(State):
             legal_actions=tuple(self.legal_actions()) if acting else (),
             dealer=self.dealer, scores=tuple(self._scores),
             actions=() if over else tuple(self._round_actions),
-            last_result=self._results[-1] if self._results else None,
-            options=self.options,
+            last_result=MappingProxyType(self._results[-1]) if self._results else None,
+            options=MappingProxyType(self.options),
         )
 
     @property
