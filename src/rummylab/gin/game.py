@@ -164,7 +164,7 @@ class GinObservation:
             "hand_number": self.hand_number,
             "scores": list(self.scores),
             "actions": [[s, t] for s, t in self.actions],
-            "last_result": self.last_result,
+            "last_result": None if self.last_result is None else dict(self.last_result),
             "roles": list(self.roles),
         }
 

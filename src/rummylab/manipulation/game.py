@@ -116,7 +116,8 @@ class ManipulationObservation:
             "legal_actions": [_NAMES[a] for a in self.legal_actions],
             "dealer": self.dealer, "scores": list(self.scores),
             "rounds_won": list(self.rounds_won),
-            "actions": [[s, t] for s, t in self.actions], "last_result": self.last_result,
+            "actions": [[s, t] for s, t in self.actions],
+            "last_result": None if self.last_result is None else dict(self.last_result),
         }
 
 

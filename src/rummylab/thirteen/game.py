@@ -143,7 +143,8 @@ class ThirteenObservation:
             "went_out": self.went_out, "final_turn": self.final_turn,
             "legal_actions": [action_text(a) for a in self.legal_actions],
             "dealer": self.dealer, "scores": list(self.scores),
-            "actions": [[s, t] for s, t in self.actions], "last_result": self.last_result,
+            "actions": [[s, t] for s, t in self.actions],
+            "last_result": None if self.last_result is None else dict(self.last_result),
         }
 
 
