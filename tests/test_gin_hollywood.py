@@ -38,7 +38,7 @@ def test_option_hollywood_match_ends_when_all_three_games_end_and_replays() -> N
     state = play_match("gin", bots, seed=7, options={"hollywood": True}, writer=writer)
     assert state.is_terminal()
     assert state._hw_open == [False, False, False]
-    end = [line for line in buf.getvalue().splitlines() if '"type":"end"' in line][0]
+    end = next(line for line in buf.getvalue().splitlines() if '"type":"end"' in line)
     assert '"games":' in end
     # each game's final score is its column plus bonuses (none here)
     assert sum(state.final_scores) == sum(sum(col) for col in state._hw_cols)

@@ -12,24 +12,35 @@ into groups of the position's rank. A state is, per suit, the lengths
 (1, 2 or 3+) of the sequences still open, plus the jokers placed so far;
 each state keeps its best value.
 
+After each suit of each position, a state that another beats in every
+respect (open sequences that can do at least as much, same jokers or fewer
+once the forced ones are down, a value at least as high) is dropped: the
+survivors are few, often a single state per rank on a table rich in long
+sequences, which is what makes the sweep fast in pure Python.
+
 Two choices are made outside the sweep, because carrying them through it
 multiplies the states:
 
 - *Aces high.* A high ace is just position 14, but the two ace positions
-  share the copies and the cap. Per suit the search fixes how many copies
-  play high (and where they come from); a relaxation that lets both
-  positions draw on the whole supply bounds every choice at once, so most
-  positions need only the plain sweep and the relaxation.
+  share the copies and the cap (D-24). A node of the search either fixes a
+  suit's aces (how many play high, and whether they are the table's, the
+  hand's or jokers) or relaxes them: both positions then draw on the whole
+  supply, valued so that no legal play is worth more (``_Spec.splits``).
 - *Jokers.* A table joker either keeps its identity (it is then a required
   copy of that card) or changes it (it becomes a free joker and a real card
   of its old identity must be on the table, D-16); hand jokers are optional
-  free jokers worth 25. The search first solves with every table joker kept
-  and no hand joker, then with all of them free and D-16 relaxed; only if
-  that bound beats the first answer does it try each set of changed jokers.
+  free jokers worth 25. A node either fixes which table jokers change or
+  relaxes D-16 (every table joker free).
 
-The search is best-first over these choices and exact; ``state_cap`` bounds
-the states of one sweep layer, and a play found after a cap cut states is
-reported with ``exact=False``.
+The root relaxes everything. Its best play is usually legal as it stands,
+and is then optimal: one sweep. Otherwise a warm start (table jokers kept,
+the aces as the table plays them) gives a legal play, and a best-first
+search splits on what the relaxed play got wrong (a suit's aces, or the
+jokers), each node one sweep bounded by the best play so far. Every answer
+is exact unless a cap cut in: ``state_cap`` bounds the states of a sweep
+layer, ``node_cap`` the sweeps of a search (positions with jokers on large
+two-deck tables can need many); the play is then legal but reported with
+``exact=False``.
 
 >>> from rummylab.cards import parse_cards
 >>> from rummylab.manipulation.table import parse_table, table_str
@@ -46,8 +57,8 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from itertools import combinations, combinations_with_replacement, product
+from functools import cache
+from itertools import combinations, combinations_with_replacement
 from typing import Literal
 
 from rummylab.cards import CARD_POINTS, JOKER, Card, card_str
@@ -64,6 +75,7 @@ from rummylab.manipulation.table import (
 Objective = Literal["points", "cards"]
 
 DEFAULT_STATE_CAP = 200_000
+DEFAULT_NODE_CAP = 64  # sweeps per best_play; see _Search.run
 _POINT_WEIGHT = 256  # value = points * 256 + cards: most points, then most cards
 _CARD_WEIGHT = 4096  # value = cards * 4096 + points (objective "cards")
 _ACE, _KING, _QUEEN = 0, 12, 11
@@ -116,7 +128,7 @@ def _dominates(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
 _Option = tuple[int, int, int, int, int, int]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_options(
     decks: int, sig: int, req: int, opt: int, cap: int, zf: int, vcap: int, wmin: int,
     wmax: int, high: bool,
@@ -165,9 +177,14 @@ def _suit_options(
 
 # --- one sweep -------------------------------------------------------------------
 
-# per position and suit: req, opt, cap, zf, vcap, wmin, wmax, high, unit value
-_Layer = tuple[int, int, int, int, int, int, int, bool, int]
-_AceSpec = tuple[int, int, int, int] | None  # (high, from required, from optional, jokers)
+# per position and suit: req, opt, cap, zf, vcap, wmin, wmax, high, unit value,
+# tag digit (-1: none; see _Spec.layers)
+_Layer = tuple[int, int, int, int, int, int, int, bool, int, int]
+# per suit: (high, from required, from optional, jokers) fixed, or relaxed:
+# None, or _VALUED when the hand holds aces of the suit (see _Spec.layers)
+_AceSpec = tuple[int, int, int, int] | None | Literal["valued"]
+_VALUED: Literal["valued"] = "valued"
+_RELAXED = (None, _VALUED)
 
 
 @dataclass(slots=True)
@@ -183,7 +200,7 @@ class _Spec:
     forced: int  # free jokers that must be placed (changed table jokers)
     joker_value: int  # value of each free joker beyond ``forced`` (a hand joker)
     base: int  # value fixed outside the sweep
-    aces: tuple[_AceSpec, ...]  # per suit; None = relaxed
+    aces: tuple[_AceSpec, ...]  # per suit
     kept: list[int]  # of ``req``: jokers keeping this identity
     forced_hand: list[int]  # of ``req``: hand naturals that must be played (D-16)
     # per relaxed suit: t of its r required aces are assumed low. Low, copies
@@ -193,10 +210,29 @@ class _Spec:
     # a + b - r <= o), and exactly that when the play has t required low:
     # the table's own split makes the bound tight for most plays.
     splits: tuple[int, ...] = (0, 0, 0, 0)
+    cached: tuple[list[list[_Layer]], list[int]] | None = None  # layers()
+
+    def tagged(self) -> list[int]:
+        """The suits with a tag digit, in digit order."""
+        return [s for s in range(4) if self.aces[s] == _VALUED]
 
     def layers(self) -> tuple[list[list[_Layer]], list[int]]:
-        """The layer table and, per position, the most value still to come."""
+        if self.cached is None:
+            self.cached = self._layers()
+        return self.cached
+
+    def _layers(self) -> tuple[list[list[_Layer]], list[int]]:
+        """The layer table and, per position, the most value still to come.
+
+        A relaxed suit's two ace positions each draw on the whole supply
+        and are valued as _Spec.splits says; a _VALUED suit's low position
+        records in a tag digit how many of the hand's aces it valued, and
+        the high position values at most the rest, so no hand ace is worth
+        points twice. (That double count was the usual way a relaxed play
+        went wrong: a hand ace laid both low and high.)
+        """
         w = self.jokers
+        tags = {s: i for i, s in enumerate(self.tagged())}
         out: list[list[_Layer]] = []
         for p in range(14):
             rank = _ACE if p == _HIGH else p
@@ -207,23 +243,26 @@ class _Spec:
                 req, opt, cap = self.req[x], self.opt[x], self.cap[x]
                 ace = self.aces[s]
                 if p == 0:
-                    if ace is None:
-                        # relaxed: both ace positions draw on the whole supply
-                        # (see _Spec.splits for how the copies are valued)
+                    if ace in _RELAXED:
                         t = self.splits[s]
-                        row.append((0, req + opt, cap, t, opt, 0, w, False, unit))
+                        row.append((0, req + opt, cap, t, opt, 0, w, False, unit,
+                                    tags.get(s, -1)))
                     else:
+                        assert isinstance(ace, tuple)
                         h, rq, op, _ = ace
-                        row.append((req - rq, opt - op, cap - h, 0, _NO_CAP, 0, w, False, unit))
+                        row.append((req - rq, opt - op, cap - h, 0, _NO_CAP, 0, w, False, unit,
+                                    -1))
                 elif p == _HIGH:
-                    if ace is None:
+                    if ace in _RELAXED:
                         t = self.splits[s]
-                        row.append((0, req + opt, cap, req - t, opt, 0, w, True, unit))
+                        row.append((0, req + opt, cap, req - t, opt, 0, w, True, unit,
+                                    tags.get(s, -1)))
                     else:
+                        assert isinstance(ace, tuple)
                         h, rq, op, wf = ace
-                        row.append((rq + op, 0, h, 0, _NO_CAP, wf, wf, True, unit))
+                        row.append((rq + op, 0, h, 0, _NO_CAP, wf, wf, True, unit, -1))
                 else:
-                    row.append((req, opt, cap, 0, _NO_CAP, 0, w, False, unit))
+                    row.append((req, opt, cap, 0, _NO_CAP, 0, w, False, unit, -1))
             out.append(row)
         ub = [0] * 15
         hand_jokers = max(0, self.jokers - self.forced) * self.joker_value
@@ -246,18 +285,29 @@ class _Result:
 
 def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | None:
     """The best final value above ``bound`` (None if none), optionally with
-    the parent links to rebuild it."""
+    the parent links to rebuild it.
+
+    A state is an int: ``((sigs * 9**tags + tag digits) * 45 + group digits)
+    * wb + jokers used``, the sigs one base-``nsig`` digit per suit, the tag
+    digits those of the _VALUED suits, the group digits (5 * cards in groups +
+    suits giving two) those of the rank being placed. Its value includes the
+    hand jokers placed so far.
+    """
     decks = spec.decks
     nsig = len(_SIGMAS[decks])
     layers, ub = spec.layers()
-    wb = spec.jokers + 1  # key = ((sigmas * 45) + group digits) * wb + jokers used
+    wb = spec.jokers + 1
     gm = wb
-    sm = 45 * wb
+    tm = 45 * wb  # tag digits
+    sm = tm * 9 ** len(spec.tagged())  # sigs
     states: dict[int, int] = {0: spec.base}
     parents: list[dict[int, int]] | None = [] if record else None
     capped = False
     wtot = spec.jokers
     info = _pareto_info(decks)
+    closable = [all(x == 3 for x in sig) for sig in _SIGMAS[decks]]
+    jv = spec.joker_value
+    forced = spec.forced
     for p in range(14):
         lim = bound - ub[p]  # a state worth lim or less cannot beat the bound
         states = {k: v for k, v in states.items() if v > lim}
@@ -265,27 +315,69 @@ def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | N
             return None
         row = layers[p]
         for s in range(4):
-            req, opt, cap, zf, vcap, wmin, wmax, high, unit = row[s]
+            lay = row[s]
+            req, opt, cap, zf, vcap, wmin, wmax, high, unit, tag = lay
             mult = sm * nsig**s
+            tmult = tm * 9**tag
             last = s == 3
-            cache: dict[int, list[tuple[int, int, int]]] = {}
             new: dict[int, int] = {}
             par: dict[int, int] = {}
+            if not req and not opt and not wmin and not (wmax and wtot):
+                # nothing to place here (most cells of a small table): open
+                # sequences of 3+ end, shorter ones die
+                for key, v in states.items():
+                    sig = key // mult % nsig
+                    if sig:
+                        if not closable[sig]:
+                            continue
+                        nk = key - sig * mult
+                    else:
+                        nk = key
+                    if last:
+                        grp = nk // gm % 45
+                        if grp:
+                            if not _GROUP_OK[grp]:
+                                continue
+                            nk -= grp * gm
+                    old = new.get(nk)
+                    if old is None or v > old:
+                        new[nk] = v
+                        if record:
+                            par[nk] = key * 1024  # option 0: place nothing
+                states = new
+                if parents is not None:
+                    parents.append(par)
+                if not states:
+                    return None
+                continue
+            cache: dict[int, list[tuple[int, int, int]]] = {}
             for key, v in states.items():
                 sig = key // mult % nsig
                 w = key % wb
                 ck = sig * wb + w
+                if tag >= 0 and high:
+                    digit = key // tmult % 9
+                    ck = ck * 9 + digit
                 lst = cache.get(ck)
                 if lst is None:
                     lst = []
                     room = min(wmax, wtot - w)
                     if room >= wmin:
-                        opts = _suit_options(
-                            decks, sig, req, opt, cap, zf, vcap, wmin, room, high
-                        )
-                        for oi, (sig2, g, valued, kw, _, _) in enumerate(opts):
+                        if tag >= 0 and high:  # what the low position left to value
+                            opts = _suit_options(decks, sig, req, opt, cap, zf,
+                                                 max(0, vcap - digit), wmin, room, high)
+                        else:
+                            opts = _suit_options(
+                                decks, sig, req, opt, cap, zf, vcap, wmin, room, high
+                            )
+                        for oi, (sig2, g, valued, kw, _kopt, _) in enumerate(opts):
                             delta = (sig2 - sig) * mult + kw + (g * 5 + (g == 2)) * gm
-                            lst.append((delta, valued * unit, oi))
+                            if tag >= 0 and not high:  # the hand's aces valued low
+                                delta += valued * tmult
+                            # a joker placed once the forced ones are down is a hand joker
+                            gain = valued * unit + jv * (
+                                max(0, w + kw - forced) - max(0, w - forced))
+                            lst.append((delta, gain, oi))
                     cache[ck] = lst
                 for delta, gain, oi in lst:
                     nk = key + delta
@@ -301,8 +393,8 @@ def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | N
                         new[nk] = nv
                         if record:
                             par[nk] = key * 1024 + oi
-            if len(new) > 1:
-                new = _pareto(new, sm, info)
+            if len(new) > 2:
+                new = _pareto(new, sm, wb, forced, info)
             if len(new) > state_cap:
                 capped = True
                 keep = heapq.nlargest(state_cap, new.items(), key=lambda kv: kv[1])
@@ -313,10 +405,11 @@ def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | N
             if not states:
                 return None
     best_key, best = -1, bound
-    for key, v in states.items():  # key = jokers used: every sequence has ended
-        if key < spec.forced:
+    for key, v in states.items():  # every sequence has ended
+        w = key % wb
+        if w < spec.forced:
             continue
-        total = v + (key - spec.forced) * spec.joker_value
+        total = v
         if total > best:
             best_key, best = key, total
     if best_key < 0:
@@ -324,42 +417,50 @@ def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | N
     return _Result(best, best_key, parents, capped)
 
 
-def _pareto(states: dict[int, int], sm: int, info: list[tuple[int, int, int]]
-            ) -> dict[int, int]:
-    """Keep the states no other state dominates: same jokers and group
-    digits, in every suit open sequences that can do at least as much
-    (``_dominates``), and a value at least as high. Whatever a dropped state
-    could still do, its dominator can too, for as much (so this is exact),
-    and the survivors are few: a table rich in long sequences is often down
-    to one state per rank.
+def _pareto(states: dict[int, int], sm: int, wb: int, forced: int,
+            info: list[tuple[int, int, int]]) -> dict[int, int]:
+    """Keep the states no other state dominates: same tag and group digits,
+    in every suit open sequences that can do at least as much
+    (``_dominates``), no more jokers used unless all the forced ones are
+    down (the rest are optional), and a value at least as high. Whatever a
+    dropped state could still do, its dominator can too, for as much (so
+    this is exact), and the survivors are few: a table rich in long
+    sequences is often down to one state per rank.
 
-    ``info[code]`` gives, for the four suits' sigs, a bit per suit of the
-    sig itself, the bits of every sig dominating it, and a strength that
-    orders dominators first among equal values."""
-    by_rest: dict[int, list[tuple[int, int, int, int, int]]] = {}
-    for key, v in states.items():
-        code, rest = divmod(key, sm)
-        ind, mask, strength = info[code]
-        got = by_rest.get(rest)
-        if got is None:
-            by_rest[rest] = [(-v, -strength, key, ind, mask)]
-        else:
-            got.append((-v, -strength, key, ind, mask))
+    ``info[code]`` gives a bit per suit of the state's sigs, the bits of
+    every sig dominating them, and a strength that orders dominators first
+    among equal values; the jokers' bits are added from bit 40."""
+    kept_by_rest: dict[int, list[int]] = {}
     out: dict[int, int] = {}
-    for lst in by_rest.values():
-        lst.sort()
-        kept: list[int] = []
-        for negv, _, key, ind, mask in lst:
+
+    wby = _joker_dominators(wb, forced)
+
+    def order(kv: tuple[int, int]) -> tuple[int, int]:
+        return (-kv[1], -info[kv[0] // sm][2] * 8 + kv[0] % wb)
+
+    for key, v in sorted(states.items(), key=order):
+        code, rest = divmod(key, sm)
+        ind, mask, _ = info[code]
+        w = rest % wb
+        ind |= 1 << (40 + w)
+        mask |= wby[w]
+        rest //= wb
+        kept = kept_by_rest.get(rest)
+        if kept is None:
+            kept_by_rest[rest] = [ind]
+        else:
             for k in kept:
                 if k & mask == k:
                     break
             else:
                 kept.append(ind)
-                out[key] = -negv
+                out[key] = v
+            continue
+        out[key] = v
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _pareto_info(decks: int) -> list[tuple[int, int, int]]:
     """Per four-suit sig code: (own bits, dominator bits, strength), 10 bits a suit."""
     sigs = _SIGMAS[decks]
@@ -377,6 +478,15 @@ def _pareto_info(decks: int) -> list[tuple[int, int, int]]:
     return out
 
 
+@cache
+def _joker_dominators(wb: int, forced: int) -> list[int]:
+    """Per jokers used: the bits (from bit 40) of the counts that dominate
+    it: itself, and fewer once the forced jokers are down (the rest are
+    optional, and a state that placed fewer can still place them)."""
+    return [sum(1 << (40 + a) for a in range(wb) if a == b or forced <= a <= b)
+            for b in range(wb)]
+
+
 # --- rebuilding the table ------------------------------------------------------------
 
 
@@ -387,15 +497,16 @@ def _rebuild(spec: _Spec, res: _Result, required: list[list[TableCard]]) -> list
     decks = spec.decks
     nsig = len(_SIGMAS[decks])
     wb = spec.jokers + 1
-    sm = 45 * wb
+    tm = 45 * wb
+    sm = tm * 9 ** len(spec.tagged())
     layers, _ = spec.layers()
-    steps: list[tuple[int, int, int]] = []  # (sig before, jokers before, option index)
+    steps: list[tuple[int, int, int, int]] = []  # (sig before, jokers before, option, key)
     key = res.end_key
     for idx in range(55, -1, -1):
         link = res.parents[idx][key]
         old, oi = divmod(link, 1024)
         s = idx % 4
-        steps.append((old // (sm * nsig**s) % nsig, old % wb, oi))
+        steps.append((old // (sm * nsig**s) % nsig, old % wb, oi, old))
         key = old
     steps.reverse()
     pools = [list(cards) for cards in required]
@@ -405,12 +516,17 @@ def _rebuild(spec: _Spec, res: _Result, required: list[list[TableCard]]) -> list
         rank = _ACE if p == _HIGH else p
         groups: list[list[TableCard]] = [[] for _ in range(4)]
         for s in range(4):
-            sig, w, oi = steps[p * 4 + s]
-            req, opt, cap, zf, vcap, wmin, wmax, high, _ = layers[p][s]
+            sig, w, oi, old = steps[p * 4 + s]
+            lay = layers[p][s]
+            req, opt, cap, zf, vcap, wmin, wmax, high, _, tag = lay
             room = min(wmax, spec.jokers - w)
-            sig2, g, _, kw, kopt, detail = _suit_options(
-                decks, sig, req, opt, cap, zf, vcap, wmin, room, high
-            )[oi]
+            if tag >= 0 and high:
+                digit = old // (tm * 9**tag) % 9
+                opts = _suit_options(decks, sig, req, opt, cap, zf, max(0, vcap - digit),
+                                     wmin, room, high)
+            else:
+                opts = _suit_options(decks, sig, req, opt, cap, zf, vcap, wmin, room, high)
+            _sig2, _g, _, kw, kopt, detail = opts[oi]
             x = s * 13 + rank
             # real copies: the table's (and kept jokers) while any are left, then
             # the hand's; the two ace positions share the table's
@@ -481,6 +597,7 @@ class _Problem:
     natural_high: list[int]  # per suit: aces playing high on the current table
     aces_high: bool
     state_cap: int
+    node_cap: int = 10**9
 
 
 # which table jokers change identity (None: all free, D-16 relaxed), hand
@@ -507,8 +624,9 @@ def _joker_choices(pr: _Problem) -> list[_JokerChoice]:
 
 def _make_spec(pr: _Problem, jc: _JokerChoice, hand_jokers: int,
                aces: Sequence[_AceSpec | Literal["auto"]]) -> _Spec:
-    """The sweep for a joker choice and per-suit ace choices (None: relaxed;
-    "auto": the suit's only choice if it has one, else relaxed)."""
+    """The sweep for a joker choice and per-suit ace choices (a fixed
+    choice or relaxed; "auto": the suit's only choice if it has one, else
+    relaxed, _VALUED if the hand holds aces of the suit)."""
     changed, forced_hand = jc
     req = list(pr.table_real)
     opt = list(pr.hand_real)
@@ -537,9 +655,9 @@ def _make_spec(pr: _Problem, jc: _JokerChoice, hand_jokers: int,
     for s, a in enumerate(aces):
         if a == "auto":
             choices = _suit_ace_choices(pr, spec, s)
-            a = choices[0] if len(choices) == 1 else None
+            a = choices[0] if len(choices) == 1 else _VALUED if spec.opt[s * 13 + _ACE] else None
         fixed.append(a)
-        if a is not None:
+        if isinstance(a, tuple):  # the hand's aces fixed high are valued here
             spec.base += pr.unit[_ACE] * a[2]
     spec.aces = tuple(fixed)
     spec.splits = tuple(
@@ -625,12 +743,13 @@ class _Search:
         jc, aces = node
         spec = _make_spec(self.pr, jc, self.pr.hand_jokers,
                           [a if a is not None else "auto" for a in aces])
-        return spec, jc[0] is not None and all(a is not None for a in spec.aces)
+        return spec, jc[0] is not None and all(a not in _RELAXED for a in spec.aces)
 
     def _children(self, node: _Node, seen: _Inspection) -> list[_Node]:
         """Split a node on what its relaxed play got wrong: the table jokers
-        if D-16 failed, else the aces of a suit used beyond the supply; the
-        children nearest that play first."""
+        if D-16 failed (one child per joker choice, the nearest first), else
+        carry exactly the aces of a suit it used beyond the supply, the cap or
+        their worth (one child)."""
         jc, aces = node
         if jc[0] is None and not seen.d16_ok:
             def joker_distance(c: _JokerChoice) -> int:
@@ -638,20 +757,15 @@ class _Search:
                 return sum(abs(sum(1 for j in changed if self.pr.table_jokers[j] == x)
                                - seen.changed[x]) for x in set(self.pr.table_jokers))
             return [(c, aces) for c in sorted(_joker_choices(self.pr), key=joker_distance)]
-        spec = _make_spec(self.pr, jc, self.pr.hand_jokers, [None] * 4)
-        for s in seen.bad_suits:
-            if aces[s] is None:
-                high = seen.high[s]
-                choices = sorted(_suit_ace_choices(self.pr, spec, s),
-                                 key=lambda a: abs(a[0] - high))
-                return [(jc, tuple(a if i == s else aces[i] for i in range(4)))
-                        for a in choices]
-        for s in range(4):  # pragma: no cover - a safety net: split any relaxed suit
-            if aces[s] is None:
-                choices = _suit_ace_choices(self.pr, spec, s)
-                if len(choices) > 1:
-                    return [(jc, tuple(a if i == s else aces[i] for i in range(4)))
-                            for a in choices]
+        bad = [s for s in dict.fromkeys(seen.bad_suits) if aces[s] is None]
+        if not bad:  # pragma: no cover - a safety net
+            bad = [s for s in range(4) if aces[s] is None]
+        if bad:
+            s = bad[0]
+            spec = _make_spec(self.pr, jc, self.pr.hand_jokers, [None] * 4)
+            high = seen.high[s]
+            choices = sorted(_suit_ace_choices(self.pr, spec, s), key=lambda a: abs(a[0] - high))
+            return [(jc, tuple(a if i == s else aces[i] for i in range(4))) for a in choices]
         if jc[0] is None:  # pragma: no cover
             return [(c, aces) for c in _joker_choices(self.pr)]
         raise AssertionError("a relaxed play that is wrong nowhere")  # pragma: no cover
@@ -663,7 +777,10 @@ class _Search:
         fixed. A node whose best play happens to be legal (no ace used
         beyond the supply, D-16 kept) is solved exactly; otherwise it splits
         on what went wrong, and its children wait in the queue with its
-        bound until they are popped (most never are).
+        bound until they are popped. When the root's play is not legal, a
+        warm start (every table joker kept, the aces as the table plays them)
+        gives a legal play and a bound to prune with. After ``node_cap``
+        sweeps the best play found so far is returned and marked inexact.
         """
         best: _Found | None = None
         root: _Node = ((None if self.pr.table_jokers else ()), _NO_FORCED), (None,) * 4
@@ -674,8 +791,10 @@ class _Search:
             neg, _, node, seen = heapq.heappop(heap)
             if not first and -neg <= bound:
                 break
-            first = False
             if seen is None:
+                if self.sweeps >= self.pr.node_cap:
+                    self.capped = True
+                    break
                 spec, complete = self._spec(node)
                 res = self.sweep(spec, bound, record=True)
                 if res is None:
@@ -685,13 +804,29 @@ class _Search:
                 if complete or seen.value == res.value:
                     best, bound = _Found(res.value, spec, res, melds), res.value
                     continue
+                if first:
+                    warm = self._warm(bound)
+                    if warm is not None:
+                        best, bound = warm, warm.value
                 tie += 1
                 heapq.heappush(heap, (-res.value, tie, node, seen))
             else:
                 for child in self._children(node, seen):
                     tie += 1
                     heapq.heappush(heap, (neg, tie, child, None))
+            first = False
         return best
+
+    def _warm(self, bound: int) -> _Found | None:
+        """A legal play: every table joker keeps its identity, hand jokers
+        free, the aces as the table plays them."""
+        pr = self.pr
+        plain = _make_spec(pr, ((), _NO_FORCED), pr.hand_jokers, [None] * 4)
+        spec = _make_spec(pr, ((), _NO_FORCED), pr.hand_jokers, [
+            (_suit_ace_choices(pr, plain, s) or [(0, 0, 0, 0)])[0] for s in range(4)
+        ])
+        res = self.sweep(spec, bound, record=True)
+        return None if res is None else _Found(res.value, spec, res)
 
     def _melds(self, spec: _Spec, res: _Result) -> list[Meld]:
         pr = self.pr
@@ -713,8 +848,8 @@ class _Search:
         real_high = [0] * 4
         new_jokers: list[Card] = []
         for meld in melds:
-            is_high = len({f % 13 for _, f in meld}) > 1 and any(
-                f % 13 == _KING for _, f in meld)
+            ranks = {f % 13 for _, f in meld}
+            is_high = len(ranks) > 1 and _KING in ranks and 1 not in ranks
             for card, f in meld:
                 ids[f] += 1
                 if card == JOKER:
@@ -730,16 +865,17 @@ class _Search:
             if ids[x] > pr.cap[x] or extra < 0 or extra > pr.hand_real[x]:
                 bad.append(x // 13)
             value += extra * pr.unit[x % 13]
-        unit = pr.unit[_ACE]
+        pr.unit[_ACE]
         for s in range(4):
             x = s * 13 + _ACE
-            if spec.aces[s] is None and s not in bad:
-                # the relaxation values low copies beyond the required and high
-                # ones up to the optional count: more than they shed if a
-                # required ace went high
+            if spec.aces[s] in _RELAXED and s not in bad:
+                # the relaxation's value for the suit's aces (_Spec.splits): more
+                # than they shed if the play's split is not the assumed one
                 low, hi = real[x] - real_high[s], real_high[s]
                 r, o, t = spec.req[x], spec.opt[x], spec.splits[s]
-                relaxed = min(max(0, low - t), o) + min(max(0, hi - r + t), o)
+                valued_low = min(max(0, low - t), o)
+                rest = o - valued_low if spec.aces[s] == _VALUED else o
+                relaxed = valued_low + min(max(0, hi - r + t), rest)
                 if relaxed != low + hi - r:
                     bad.append(s)
         hand_jokers = (len(new_jokers) - len(pr.table_jokers) - len(pr.fixed_jokers)
@@ -756,8 +892,7 @@ class _Search:
                 changed[x] += 1
         d16_ok = all(changed[x] <= real[x] for x in range(52))
         high = [real_high[s] + sum(1 for m in melds for c, f in m if c == JOKER and f == s * 13
-                                   and len({g % 13 for _, g in m}) > 1
-                                   and any(g % 13 == _KING for _, g in m))
+                                   and _ace_high(m))
                 for s in range(4)]
         ok = not bad and d16_ok
         return _Inspection(value if ok else None, bad, d16_ok, high, changed)
@@ -805,12 +940,17 @@ def _units(objective: Objective) -> tuple[list[int], int]:
     raise ValueError(f"objective must be 'points' or 'cards', not {objective!r}")
 
 
+def _ace_high(meld: Meld) -> bool:
+    """Does this meld play an ace high? (A sequence with a king and no 2.)"""
+    ranks = {f % 13 for _, f in meld}
+    return len(ranks) > 1 and _ACE in ranks and _KING in ranks and 1 not in ranks
+
+
 def _natural_high(table: Table) -> list[int]:
     """Aces playing high in the table's sequences, per suit."""
     out = [0] * 4
     for meld in table:
-        ranks = {f % 13 for _, f in meld}
-        if len(ranks) > 1 and _ACE in ranks and _KING in ranks:
+        if _ace_high(meld):
             out[meld[0][1] // 13] += 1
     return out
 
@@ -852,6 +992,7 @@ def best_play(
     objective: Objective = "points",
     aces_high: bool = True,
     state_cap: int = DEFAULT_STATE_CAP,
+    node_cap: int = DEFAULT_NODE_CAP,
 ) -> Play | None:
     """The play that sheds the most points (§4.9; ties: the most cards), or
     None if no card of ``hand`` can be played.
@@ -864,6 +1005,9 @@ def best_play(
     play is new melds of hand cards only. ``objective="cards"`` maximises
     the cards shed instead (ties: the most points); ``aces_high=False``
     forbids Q-K-A (for comparisons with Rummikub, whose 1 never follows 13).
+    ``state_cap`` bounds the states of a sweep layer, ``node_cap`` the
+    sweeps of the search; a play found after either cut in is legal but
+    reported with ``exact=False``.
 
     >>> from rummylab.cards import parse_cards, cards_str
     >>> from rummylab.manipulation.table import parse_table, table_str
@@ -888,6 +1032,7 @@ def best_play(
             hand_jokers, 0, [decks] * 52, unit, joker_value, _natural_high(table),
             aces_high, state_cap,
         )
+    pr.node_cap = node_cap
     search = _Search(pr)
     found = search.run(0)  # a play sheds at least one card
     if found is None:

@@ -30,6 +30,7 @@ rummylab.manipulation.table.TableError: Kh Ah 2h turns the corner (K-A-2): the a
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Iterable
 
@@ -182,7 +183,7 @@ def _gap_text(suit_char: str, ranks: list[int]) -> str:
     def name(pos: int) -> str:
         return RANKS[(pos - 1) % 13] + suit_char
 
-    for a, b in zip(ranks, ranks[1:], strict=False):
+    for a, b in itertools.pairwise(ranks):
         if b - a > 1:
             missing = " ".join(name(p) for p in range(a + 1, b))
             return f"gap: {missing} missing between {name(a)} and {name(b)}"
@@ -361,7 +362,9 @@ def check_move(
     added = list(added_from_hand)
     _check_decks(decks)
     if not added:
-        raise TableError("no card added from hand: a meld plays at least one card from the hand (§4.6)")
+        raise TableError(
+            "no card added from hand: a meld plays at least one card from the hand (§4.6)"
+        )
     check_pack(old_table, decks, added)
     check_pack(new_table, decks)
     before: Counter[Card] = Counter(card for meld in old_table for card, _ in meld)
