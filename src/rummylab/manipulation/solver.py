@@ -245,7 +245,9 @@ class _Spec:
                 if p == 0:
                     if ace in _RELAXED:
                         t = self.splits[s]
-                        row.append((0, req + opt, cap, t, opt, 0, w, False, unit,
+                        # jokers as this ace: at most what the required leave (D-24)
+                        wa = min(w, max(0, cap - req))
+                        row.append((0, req + opt, cap, t, opt, 0, wa, False, unit,
                                     tags.get(s, -1)))
                     else:
                         assert isinstance(ace, tuple)
@@ -255,7 +257,8 @@ class _Spec:
                 elif p == _HIGH:
                     if ace in _RELAXED:
                         t = self.splits[s]
-                        row.append((0, req + opt, cap, req - t, opt, 0, w, True, unit,
+                        wa = min(w, max(0, cap - req))
+                        row.append((0, req + opt, cap, req - t, opt, 0, wa, True, unit,
                                     tags.get(s, -1)))
                     else:
                         assert isinstance(ace, tuple)
@@ -393,7 +396,8 @@ def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | N
                         new[nk] = nv
                         if record:
                             par[nk] = key * 1024 + oi
-            if len(new) > 2:
+            # dominance pays at the end of a rank; mid-rank only when states pile up
+            if len(new) > (2 if last else 64):
                 new = _pareto(new, sm, wb, forced, info)
             if len(new) > state_cap:
                 capped = True
@@ -1007,7 +1011,10 @@ def best_play(
     forbids Q-K-A (for comparisons with Rummikub, whose 1 never follows 13).
     ``state_cap`` bounds the states of a sweep layer, ``node_cap`` the
     sweeps of the search; a play found after either cut in is legal but
-    reported with ``exact=False``.
+    reported with ``exact=False``. (The defaults leave every position we
+    have measured exact except some with jokers on large two-deck tables,
+    which hit ``node_cap``; a far smaller ``state_cap`` can miss every play
+    and return None.)
 
     >>> from rummylab.cards import parse_cards, cards_str
     >>> from rummylab.manipulation.table import parse_table, table_str
@@ -1062,9 +1069,9 @@ def arrange(
 
     >>> from rummylab.cards import parse_cards
     >>> from rummylab.manipulation.table import table_str
-    >>> table_str(arrange(parse_cards("5h 6h 8h 8c 8d"), 1, [], decks=1))
-    '8c 8d 8h | 5h 6h Jk=7h'
-    >>> arrange(parse_cards("5h 6h 8h 8c 8d"), 0, [], decks=1) is None
+    >>> table_str(arrange(parse_cards("5h 7h 8h 8c 8d"), 1, [], decks=1))
+    '8c 8d 8h | 5h Jk=6h 7h'
+    >>> arrange(parse_cards("5h 7h 8h 8c 8d"), 0, [], decks=1) is None
     True
     """
     naturals = list(cards)
