@@ -38,6 +38,10 @@ class State(ABC):
 
     options: dict[str, OptionValue]
     num_players: int
+    _legal: list[int] | None
+    _scores: list[int]
+    _winners: list[int]
+    _final: list[int]
     seed: int | None
     events: list[Event]
 
@@ -84,6 +88,12 @@ class State(ABC):
         self.apply_action(action)
         return action
 
+    def _require_legal(self, action: int) -> None:
+        """Raise unless ``action`` is legal now (the cached list first: hot path)."""
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        if action not in legal:
+            self.check_legal(action)
+
     def check_legal(self, action: int) -> None:
         if self.is_terminal():
             raise IllegalActionError("the match is over")
@@ -100,9 +110,26 @@ class State(ABC):
     def observation(self, seat: int) -> Any:
         """What ``seat`` may know, and nothing more."""
 
-    @abstractmethod
+    @property
+    def scores(self) -> list[int]:
+        """Running totals."""
+        return list(self._scores)
+
+    @property
+    def winners(self) -> list[int]:
+        """The seats that won the match (empty until it is over)."""
+        return list(self._winners)
+
+    @property
+    def final_scores(self) -> list[int]:
+        """Totals with the end-of-match bonuses (empty until it is over)."""
+        return list(self._final)
+
     def returns(self) -> list[float]:
         """Per seat, zero-sum: own final score less the others' mean."""
+        if not self.is_terminal():
+            return [0.0] * self.num_players
+        return self._zero_sum(self._final)
 
     @abstractmethod
     def clone(self) -> Self: ...

@@ -143,6 +143,14 @@ class TerminalGame:
     def hand_cards(self, obs: Any) -> list[Card]:
         return cards_of(obs.hand)
 
+    @staticmethod
+    def numbered(text: str, menu: list[tuple[int, str]]) -> int:
+        """The move a number picks from the listed menu."""
+        i = int(text)
+        if not 1 <= i <= len(menu):
+            raise IllegalActionError(f"choose a move from 1 to {len(menu)}")
+        return menu[i - 1][0]
+
     def show_drawn(self, before: list[Card], after: list[Card], action: int) -> None:
         """Tell the player which card a draw from the stock brought."""
         if self.gin.is_terminal() or not str(self.gin.action_to_string(action)).startswith("draw"):
@@ -317,10 +325,7 @@ class TerminalGame:
     def parse(self, raw: str, obs: GinObservation, menu: list[tuple[int, str]]) -> int:
         text = raw.strip().lower()
         if text.isdigit():
-            i = int(text)
-            if not 1 <= i <= len(menu):
-                raise IllegalActionError(f"choose a move from 1 to {len(menu)}")
-            return menu[i - 1][0]
+            return self.numbered(text, menu)
         short = {"s": DRAW_STOCK, "stock": DRAW_STOCK, "d": DRAW_STOCK, "t": TAKE_DISCARD,
                  "take": TAKE_DISCARD, "p": PASS, "pass": PASS}
         if text in short:
@@ -434,10 +439,7 @@ class ThirteenTerminal(TerminalGame):
     def parse(self, raw: str, obs: Any, menu: list[tuple[int, str]]) -> int:
         text = raw.strip().lower()
         if text.isdigit():
-            i = int(text)
-            if not 1 <= i <= len(menu):
-                raise IllegalActionError(f"choose a move from 1 to {len(menu)}")
-            return menu[i - 1][0]
+            return self.numbered(text, menu)
         short = {"s": T_STOCK, "stock": T_STOCK, "t": T_TAKE, "take": T_TAKE}
         if text in short:
             return short[text]
@@ -537,10 +539,7 @@ class ManipulationTerminal(TerminalGame):
     def parse(self, raw: str, obs: Any, menu: list[tuple[int, str]]) -> int:
         text = raw.strip().lower()
         if text.isdigit():
-            i = int(text)
-            if not 1 <= i <= len(menu):
-                raise IllegalActionError(f"choose a move from 1 to {len(menu)}")
-            return menu[i - 1][0]
+            return self.numbered(text, menu)
         short = {"d": M_DRAW, "draw": M_DRAW, "k": M_KNOCK, "knock": M_KNOCK, "p": M_PASS,
                  "pass": M_PASS, "b": M_BEST, "best": M_BEST}
         if text in short:

@@ -354,9 +354,7 @@ class GinState(State):
         return parse_action(text)
 
     def apply_action(self, action: int) -> None:
-        legal = self._legal if self._legal is not None else self.legal_actions()
-        if action not in legal:
-            self.check_legal(action)
+        self._require_legal(action)
         seat = self._to_act
         text = action_text(action)
         self.events.append({"type": "action", "seat": seat, "action": text})
@@ -583,21 +581,8 @@ class GinState(State):
 
     # -- results -------------------------------------------------------
     @property
-    def scores(self) -> list[int]:
-        """Running totals (before end-of-match bonuses)."""
-        return list(self._scores)
-
-    @property
     def hand_results(self) -> list[Event]:
         return list(self._results)
-
-    @property
-    def winners(self) -> list[int]:
-        return list(self._winners)
-
-    @property
-    def final_scores(self) -> list[int]:
-        return list(self._final)
 
     @property
     def phase(self) -> str:
@@ -619,11 +604,6 @@ class GinState(State):
     @property
     def discard_pile(self) -> list[Card]:
         return list(self._discard)
-
-    def returns(self) -> list[float]:
-        if self._phase != OVER:
-            return [0.0] * self.num_players
-        return self._zero_sum(self._final)
 
     def clone(self) -> Self:
         new = object.__new__(type(self))

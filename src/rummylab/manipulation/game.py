@@ -310,9 +310,7 @@ class ManipulationState(State):
         return action
 
     def apply_action(self, action: int) -> None:
-        legal = self._legal if self._legal is not None else self.legal_actions()
-        if action not in legal:
-            self.check_legal(action)
+        self._require_legal(action)
         seat = self._to_act
         if action == MELD_BEST:
             play = self.best()
@@ -459,18 +457,6 @@ class ManipulationState(State):
         return self._table
 
     @property
-    def scores(self) -> list[int]:
-        return list(self._scores)
-
-    @property
-    def winners(self) -> list[int]:
-        return list(self._winners)
-
-    @property
-    def final_scores(self) -> list[int]:
-        return list(self._final)
-
-    @property
     def round_results(self) -> list[Event]:
         return list(self._results)
 
@@ -485,11 +471,6 @@ class ManipulationState(State):
     def pile(self) -> list[Card]:
         """The draw pile, top first (full information)."""
         return list(reversed(self._pile))
-
-    def returns(self) -> list[float]:
-        if self._phase != OVER:
-            return [0.0] * self.num_players
-        return self._zero_sum(self._final)
 
     def clone(self) -> Self:
         new = object.__new__(type(self))

@@ -177,6 +177,7 @@ class ThirteenState(State):
         self._scores = [0] * n
         self._results: list[Event] = []
         self._winners: list[int] = []
+        self._final: list[int] = []
         self.round = 0
         self._legal: list[int] | None = None
         self._all_wild = bool(self.options["natural_wild_sets"])
@@ -292,9 +293,7 @@ class ThirteenState(State):
         return parse_action(text)
 
     def apply_action(self, action: int) -> None:
-        legal = self._legal if self._legal is not None else self.legal_actions()
-        if action not in legal:
-            self.check_legal(action)
+        self._require_legal(action)
         seat = self._to_act
         text = action_text(action)
         self.events.append({"type": "action", "seat": seat, "action": text})
@@ -351,6 +350,7 @@ class ThirteenState(State):
         if self.round >= ROUNDS:
             low = min(self._scores)
             self._winners = [s for s in range(self.num_players) if self._scores[s] == low]
+            self._final = list(self._scores)  # no end-of-game bonuses here
             self._phase = OVER
             self._legal = []
             self.events.append({"type": "end", "winners": list(self._winners),
@@ -382,18 +382,6 @@ class ThirteenState(State):
             last_result=MappingProxyType(self._results[-1]) if self._results else None,
             options=MappingProxyType(self.options),
         )
-
-    @property
-    def scores(self) -> list[int]:
-        return list(self._scores)
-
-    @property
-    def winners(self) -> list[int]:
-        return list(self._winners)
-
-    @property
-    def final_scores(self) -> list[int]:
-        return list(self._scores) if self._phase == OVER else []
 
     @property
     def round_results(self) -> list[Event]:
@@ -441,6 +429,7 @@ class ThirteenState(State):
         new._stock = self._stock[:]
         new._round_actions = self._round_actions[:]
         new._winners = self._winners[:]
+        new._final = self._final[:]
         new.events = []
         return new
 
