@@ -16,6 +16,7 @@ from rummylab.bots.base import Bot
 from rummylab.bots.random_bot import RandomBot
 from rummylab.bots.simple import SimpleGinBot
 from rummylab.bots.simple13 import SimpleThirteenBot
+from rummylab.bots.strong_gin import StrongGinBot
 from rummylab.errors import OptionError
 from rummylab.registry import game_class
 
@@ -32,6 +33,10 @@ BOT_LEVELS: dict[str, dict[str, Callable[[dict[str, str], int | None], Bot]]] = 
         "gin3": lambda o, s: SimpleGinBot(o, s),
         "three-thirteen": lambda o, s: SimpleThirteenBot(o, s),
         "manipulation": lambda o, s: _simple_manipulation(o, s),
+    },
+    "strong": {
+        "gin": lambda o, s: StrongGinBot(o, s),
+        "gin3": lambda o, s: StrongGinBot(o, s),
     },
 }
 
@@ -73,6 +78,7 @@ __all__ = [
     "RandomBot",
     "SimpleGinBot",
     "SimpleThirteenBot",
+    "StrongGinBot",
     "make_bot",
     "parse_bot_spec",
 ]

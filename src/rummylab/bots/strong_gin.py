@@ -1,0 +1,350 @@
+"""A strong Gin bot that searches over the cards it cannot see.
+
+It never reads the state: from the observation it knows its hand, the
+discard pile, the cards the opponent took from the pile (and still holds),
+and every action of the hand. From these it
+
+* samples opponent hands consistent with what it saw: the known cards plus
+  unseen ones, improved by as many greedy draw-and-discard steps as the
+  opponent has drawn from the stock (a player keeps what melds, so a uniform
+  fill would flatter the opponent), and rejected when they would have wanted a
+  card the opponent just declined or threw away;
+* scores a 10-card hand by its expected deadwood after one more draw from the
+  unseen cards (cards that go out of play help nobody);
+* charges each discard with what it would give the opponent (the sampled
+  hands' drop in deadwood when they take it);
+* decides knocking separately: the expected score of knocking now against
+  the sampled hands, lay-offs included, against the risk of waiting.
+
+Options: ``budget`` (opponent samples, default 24), ``feed`` (weight of what a
+discard gives away, default 0.6), ``seed``.
+
+>>> from rummylab import new_state
+>>> state = new_state("gin", seed=2)
+>>> bot = StrongGinBot(seed=1)
+>>> action, reason = bot.hint(state.observation(state.current_player()))
+>>> action in state.legal_actions() and bool(reason)
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rummylab.bots.base import Bot
+from rummylab.cards import CARD_POINTS, card_str, cards_of
+from rummylab.errors import OptionError
+from rummylab.gin.game import (
+    BIG_GIN,
+    DISCARD_BASE,
+    DRAW_STOCK,
+    KNOCK_BASE,
+    PASS,
+    TAKE_DISCARD,
+    GinObservation,
+)
+from rummylab.gin.melds import (
+    best_defence,
+    deadwood,
+    deadwood_after_discard,
+    knock_arrangement,
+)
+
+FULL = (1 << 52) - 1
+
+# deadwood of the hands a search meets again and again (bounded memo)
+_DW: dict[int, int] = {}
+_DWAD: dict[int, int] = {}
+_MEMO_LIMIT = 1 << 18
+
+
+def _dw(hand: int) -> int:
+    v = _DW.get(hand)
+    if v is None:
+        if len(_DW) > _MEMO_LIMIT:
+            _DW.clear()
+        v = _DW[hand] = deadwood(hand)
+    return v
+
+
+def _dwad(hand: int) -> int:
+    v = _DWAD.get(hand)
+    if v is None:
+        if len(_DWAD) > _MEMO_LIMIT:
+            _DWAD.clear()
+        v = _DWAD[hand] = deadwood_after_discard(hand)
+    return v
+
+
+def _bits(mask: int) -> list[int]:
+    return cards_of(mask)
+
+
+def _float_option(options: Mapping[str, str], key: str, default: float) -> float:
+    if key not in options:
+        return default
+    try:
+        return float(options[key])
+    except ValueError:
+        raise OptionError(f"bot option {key} must be a number") from None
+
+
+def _int_option(options: Mapping[str, str], key: str, default: int, low: int = 1) -> int:
+    if key not in options:
+        return default
+    try:
+        value = int(options[key])
+    except ValueError:
+        raise OptionError(f"bot option {key} must be an integer") from None
+    if value < low:
+        raise OptionError(f"bot option {key} must be at least {low}")
+    return value
+
+
+class History:
+    """What the public record of the hand tells about the opponent."""
+
+    def __init__(self, obs: GinObservation) -> None:
+        me = obs.hand_seat
+        self.unwanted: list[int] = []  # cards the opponent declined or threw, latest last
+        self.opponent_draws = 0
+        self.discarded: int = 0  # every card ever discarded (out of play unless on top)
+        pile: list[int | None] = [None]  # the upcard, unknown until it is seen
+        # the bottom card never left the pile if the pile is as deep as the pushes say
+        pushes = sum(1 for _, t in obs.actions if t.startswith("discard "))
+        pops = sum(1 for _, t in obs.actions if t == "take discard")
+        if obs.discard_pile and len(obs.discard_pile) == 1 + pushes - pops:
+            pile[0] = obs.discard_pile[0]
+        for seat, text in obs.actions:
+            top = pile[-1] if pile else None
+            if text == "take discard":
+                if pile:
+                    pile.pop()
+            elif text.startswith("discard "):
+                card = _parse(text[8:])
+                pile.append(card)
+                self.discarded |= 1 << card
+                if seat != me:
+                    self.unwanted.append(card)
+            elif seat != me and text in ("pass", "draw stock"):
+                if top is not None:
+                    self.unwanted.append(top)
+                if text == "draw stock":
+                    self.opponent_draws += 1
+
+
+def _parse(text: str) -> int:
+    from rummylab.cards import parse_card
+
+    return parse_card(text)
+
+
+class StrongGinBot(Bot):
+    name = "strong"
+    accepted_options = ("budget", "feed", "seed")
+
+    def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):
+        super().__init__(options, seed)
+        self.budget = _int_option(self.options, "budget", 24)
+        self.feed = _float_option(self.options, "feed", 0.6)
+        self.base_seed = _int_option(self.options, "seed", 0, low=0) if "seed" in self.options \
+            else (seed or 0)
+
+    # -- the interface --------------------------------------------------
+    def act(self, observation: Any) -> int:
+        return self.hint(observation)[0]
+
+    def hint(self, observation: Any) -> tuple[int, str]:
+        obs: GinObservation = observation
+        legal = obs.legal_actions
+        if len(legal) == 1:
+            return legal[0], "the only legal move"
+        # decisions depend only on what the seat saw, so the same view gives the same move
+        rng = random.Random(hash((self.base_seed, obs.hand, obs.discard_pile,
+                                  obs.opponent_known, len(obs.actions))) & 0xFFFFFFFF)
+        view = _View(obs, rng, self.budget)
+        if TAKE_DISCARD in legal:
+            return self._draw(view, legal)
+        return self._discard(view, legal)
+
+    # -- drawing --------------------------------------------------------
+    def _draw(self, view: _View, legal: Sequence[int]) -> tuple[int, str]:
+        obs = view.obs
+        hand, top = obs.hand, obs.discard_pile[-1]
+        now = deadwood(hand)
+        took = hand | 1 << top
+        # after taking, the best discard (the taken card may not go back: D-3)
+        take_value = min(self._discard_value(view, took & ~(1 << c), c)
+                         for c in _bits(took) if c != top)
+        if deadwood_after_discard(took) == 0:
+            return TAKE_DISCARD, f"{card_str(top)} completes the hand"
+        # drawing blind: the expected value over the unseen cards
+        stock_value = self._blind_value(view, hand)
+        fallback = PASS if PASS in legal else DRAW_STOCK
+        if take_value < stock_value:
+            return TAKE_DISCARD, (f"{card_str(top)} is worth more than a blind draw "
+                                  f"({take_value:.1f} against {stock_value:.1f}; deadwood {now})")
+        return fallback, (f"a blind draw is worth more than {card_str(top)} "
+                          f"({stock_value:.1f} against {take_value:.1f})")
+
+    def _blind_value(self, view: _View, hand: int) -> float:
+        """Expected value of drawing from the stock and discarding well."""
+        draws = view.draw_sample
+        total = 0.0
+        for u in draws:
+            with_u = hand | 1 << u
+            # the greedy discard by deadwood, then the full value of what is kept
+            best = None
+            for c in _bits(with_u):
+                d = _dw(with_u & ~(1 << c))
+                key = (d, -CARD_POINTS[c])
+                if best is None or key < best[0]:
+                    best = (key, c)
+            assert best is not None
+            c = best[1]
+            total += self._discard_value(view, with_u & ~(1 << c), c)
+        return total / len(draws)
+
+    # -- discarding and knocking -------------------------------------------
+    def _discard(self, view: _View, legal: Sequence[int]) -> tuple[int, str]:
+        obs = view.obs
+        hand = obs.hand
+        if BIG_GIN in legal:
+            return BIG_GIN, "all eleven cards meld: big gin"
+        knocks = [a for a in legal if KNOCK_BASE <= a < BIG_GIN]
+        discards = [a for a in legal if DISCARD_BASE <= a < KNOCK_BASE]
+        if knocks:
+            scored = sorted((deadwood(hand & ~(1 << (a - KNOCK_BASE))),
+                             -CARD_POINTS[a - KNOCK_BASE], a) for a in knocks)
+            dw, _, knock = scored[0]
+            if dw == 0:
+                return knock, "gin"
+            ev, win = self._knock_value(view, hand & ~(1 << (knock - KNOCK_BASE)), dw)
+            if self._should_knock(view, dw, ev, win):
+                return knock, (f"knock with {dw} deadwood: wins {win:.0%} of the sampled "
+                               f"hands, {ev:+.1f} points expected")
+        values = sorted((self._discard_value(view, hand & ~(1 << (a - DISCARD_BASE)),
+                                             a - DISCARD_BASE), a) for a in discards)
+        value, action = values[0]
+        card = action - DISCARD_BASE
+        feed = view.feed_cost(card)
+        why = f"keeps the most promising hand ({value:.1f})"
+        if feed > 0.05:
+            why += f"; gives the opponent {feed:.1f} on average"
+        return action, f"discard {card_str(card)}: {why}"
+
+    def _discard_value(self, view: _View, kept: int, thrown: int) -> float:
+        """Lower is better: expected deadwood after the next draw, plus what
+        the thrown card gives the opponent."""
+        return view.hand_value(kept) + self.feed * view.feed_cost(thrown)
+
+    def _knock_value(self, view: _View, kept: int, dw: int) -> tuple[float, float]:
+        obs = view.obs
+        arrangement = knock_arrangement(kept, view.unseen)
+        melds = arrangement.melds
+        undercut = int(obs.options.get("undercut_bonus", 10))  # type: ignore[call-overload]
+        total = 0.0
+        wins = 0.0
+        for opp, w in view.opponents:
+            their = best_defence(opp, melds).deadwood
+            if their > dw:
+                total += w * (their - dw)
+                wins += w
+            else:
+                total -= w * (undercut + dw - their)
+        return total, wins
+
+    def _should_knock(self, view: _View, dw: int, ev: float, win: float) -> bool:
+        # late in the hand waiting costs more (the stock runs out, the opponent improves)
+        if view.obs.stock_size <= 6:
+            return ev > 0
+        return ev > 0 and win >= 0.6
+
+
+class _View:
+    """The seat's knowledge, with sampled worlds, computed once per decision."""
+
+    def __init__(self, obs: GinObservation, rng: random.Random, budget: int) -> None:
+        self.obs = obs
+        self.rng = rng
+        self.history = History(obs)
+        seen = obs.hand | obs.opponent_known
+        for c in obs.discard_pile:
+            seen |= 1 << c
+        self.unseen = FULL & ~seen
+        self._unseen_list = _bits(self.unseen)
+        self.budget = budget
+        self._opponents: list[tuple[int, float]] | None = None
+        self._feed: dict[int, float] = {}
+        self._values: dict[int, float] = {}
+
+    @property
+    def draw_sample(self) -> list[int]:
+        return self._unseen_list
+
+    def hand_value(self, hand: int) -> float:
+        """Expected deadwood of a 10-card hand after one more draw, each
+        unseen card equally likely; the drawn card may be thrown back."""
+        v = self._values.get(hand)
+        if v is not None:
+            return v
+        now = _dw(hand)
+        if now == 0 or not self._unseen_list:
+            self._values[hand] = float(now)
+            return float(now)
+        total = 0
+        for u in self._unseen_list:
+            d = _dwad(hand | 1 << u)
+            total += d if d < now else now
+        v = total / len(self._unseen_list) * 0.5 + now * 0.5
+        self._values[hand] = v
+        return v
+
+    @property
+    def opponents(self) -> list[tuple[int, float]]:
+        """Sampled opponent hands with their weights (summing to 1)."""
+        if self._opponents is None:
+            self._opponents = self._sample_opponents()
+        return self._opponents
+
+    def _sample_opponents(self) -> list[tuple[int, float]]:
+        obs = self.obs
+        known = obs.opponent_known
+        hidden = max(0, obs.opponent_hand_size - known.bit_count())
+        pool = self._unseen_list
+        recent = self.history.unwanted[-3:]
+        # a player keeps what melds: the more they have drawn, the likelier a
+        # low-deadwood hand (weights instead of a uniform fill)
+        beta = 0.035 * min(self.history.opponent_draws, 8)
+        out: list[tuple[int, float]] = []
+        total = 0.0
+        for _ in range(self.budget):
+            hand = known
+            for c in self.rng.sample(pool, min(len(pool), hidden)):
+                hand |= 1 << c
+            now = _dw(hand)
+            w = math.exp(-beta * now)
+            # they declined or threw these: a hand that wanted them is less likely
+            for c in recent:
+                if _dwad(hand | 1 << c) < now:
+                    w *= 0.25
+            out.append((hand, w))
+            total += w
+        return [(h, w / total) for h, w in out]
+
+    def feed_cost(self, card: int) -> float:
+        """Mean drop in the sampled opponents' deadwood if they take ``card``."""
+        v = self._feed.get(card)
+        if v is not None:
+            return v
+        v = 0.0
+        for opp, w in self.opponents:
+            now = _dw(opp)
+            after = _dwad(opp | 1 << card)
+            if after < now:
+                v += w * (now - after)
+        self._feed[card] = v
+        return v
