@@ -613,15 +613,20 @@ MAX_MOVES = 2000  # OpenSpiel ends every hand well before (50 upcard draws at mo
 
 
 def play_hand(game: Any, bot: Bot, player: int, seed: int, *,
-              seat: SpielGinSeat | None = None) -> SpielHand:
+              seat: SpielGinSeat | None = None, opponent: Any = None,
+              initial: Any = None) -> SpielHand:
     """One OpenSpiel hand: ``bot`` on ``player``, OpenSpiel's simple bot on the
-    other seat, the deal and stock drawn from ``seed``."""
+    other seat, the deal and stock drawn from ``seed``. ``opponent`` (an
+    OpenSpiel bot for the other player) and ``initial`` (a fresh initial
+    state, cloned) save rebuilding them for every hand."""
     t = _tables()
     rng = random.Random(seed)
     seat = seat or SpielGinSeat(bot, player)
     seat.restart()
-    theirs = t.pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), 1 - player)
-    state = game.new_initial_state()
+    if opponent is None:
+        opponent = t.pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), 1 - player)
+    opponent.restart()
+    state = initial.clone() if initial is not None else game.new_initial_state()
     moves = 0
     while not state.is_terminal():
         if state.is_chance_node():
@@ -634,7 +639,7 @@ def play_hand(game: Any, bot: Bot, player: int, seed: int, *,
         if state.current_player() == player:
             state.apply_action(seat.step(state))
         else:
-            state.apply_action(theirs.step(state))
+            state.apply_action(opponent.step(state))
     outcome, knocker = _outcome(state, player)
     return SpielHand(player, float(state.returns()[player]), outcome, knocker, moves)
 
@@ -717,11 +722,15 @@ def play_hands(bot_spec: str, hands: int, seed: int = 0, *,
     result = SpielResult(bot_spec, seed, full)
     before = LayDown.fallbacks
     start = time.perf_counter()
+    pyspiel = _tables().pyspiel
+    opponents = [pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), p) for p in (0, 1)]
+    initial = game.new_initial_state()
     for i, hs in enumerate(_hand_seeds(seed, hands)):
         player = i % 2
         bot = make_bot(bot_spec, "gin", hs)
         seat = SpielGinSeat(bot, player, options=options)
-        hand = play_hand(game, bot, player, hs, seat=seat)
+        hand = play_hand(game, bot, player, hs, seat=seat, opponent=opponents[1 - player],
+                         initial=initial)
         result.hands.append(hand)
         if on_hand is not None:
             on_hand(i, hand)
