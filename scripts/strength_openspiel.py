@@ -1,0 +1,97 @@
+"""Strength of one of our Gin bots on OpenSpiel's engine, against its simple bot.
+
+Plays ``--hands`` single hands of OpenSpiel's ``gin_rummy`` (its rules:
+knock card 10, gin bonus 25, undercut bonus 25) between our bot and
+``pyspiel.make_simple_gin_rummy_bot``, our bot on player 0 in even hands and
+player 1 in odd ones, and prints our points per hand (95% CI), hand win
+rate (95% Wilson interval), drawn hands, knocks, gins and undercuts, and the
+time taken. Needs OpenSpiel (``pip install 'rummylab[rl]'``).
+
+    python scripts/strength_openspiel.py --bot simple --hands 10000 --seed 1
+    python scripts/strength_openspiel.py --bot random --hands 500 --json out.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+# measure the working tree, installed or not
+sys.path[:0] = [str(ROOT / "src")]
+
+from rich.console import Console  # noqa: E402
+from rich.progress import (  # noqa: E402
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table  # noqa: E402
+
+from rummylab.bots.openspiel_gin import SpielHand, play_hands  # noqa: E402
+
+
+def table(s: dict[str, Any]) -> Table:
+    t = Table(title=f"{s['bot']} (ours) vs OpenSpiel simple bot, OpenSpiel gin_rummy, "
+                    f"{s['hands']} hands, seed {s['seed']}")
+    t.add_column("figure")
+    t.add_column("value", justify="right")
+    n = s["hands"]
+    t.add_row("points per hand (ours)",
+              f"{s['points_per_hand']:+.2f}  [{s['points_ci_low']:+.2f}, "
+              f"{s['points_ci_high']:+.2f}]")
+    t.add_row("  as player 0 / player 1",
+              f"{s['as_player_0']['points_per_hand']:+.2f} / "
+              f"{s['as_player_1']['points_per_hand']:+.2f}")
+    t.add_row("hands won (return > 0)",
+              f"{s['wins']}  {s['win_rate']:.1%}  [{s['win_ci_low']:.1%}, {s['win_ci_high']:.1%}]")
+    t.add_row("hands lost", f"{s['losses']}  {s['losses'] / n:.1%}" if n else "0")
+    t.add_row("drawn (no knock)", f"{s['drawn']}  {s['drawn'] / n:.1%}" if n else "0")
+    t.add_row("ties (knock, equal deadwood: 0)", str(s["ties"]))
+    for side in ("ours", "theirs"):
+        who = "ours" if side == "ours" else "OpenSpiel"
+        c = s[side]
+        t.add_row(f"{who}: knocks won / gins / undercuts made",
+                  f"{c['knocks']} / {c['gins']} / {c['undercuts']}")
+    t.add_row("moves per hand", f"{s['moves_per_hand']:.1f}")
+    t.add_row("lay-down fallbacks (should be 0)", str(s["layout_fallbacks"]))
+    t.add_row("time", f"{s['seconds']:.1f} s  ({1000 * s['seconds'] / max(n, 1):.1f} ms/hand)")
+    return t
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bot", default="simple", help="our bot spec (simple, random, ...)")
+    ap.add_argument("--hands", type=int, default=10000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", nargs="?", const="-", metavar="FILE",
+                    help="also write the summary as JSON (to FILE, or stdout)")
+    ap.add_argument("--no-progress", action="store_true")
+    args = ap.parse_args(argv)
+    console = Console(stderr=args.json == "-")
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), TimeRemainingColumn(), console=console,
+                  disable=args.no_progress) as progress:
+        task = progress.add_task(f"{args.bot} vs OpenSpiel simple", total=args.hands)
+
+        def advance(i: int, hand: SpielHand) -> None:
+            progress.advance(task)
+
+        result = play_hands(args.bot, args.hands, args.seed, on_hand=advance)
+    summary = result.summary()
+    console.print(table(summary))
+    if args.json == "-":
+        print(json.dumps(summary, indent=2))
+    elif args.json:
+        Path(args.json).write_text(json.dumps(summary, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
