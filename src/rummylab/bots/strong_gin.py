@@ -144,12 +144,16 @@ def _parse(text: str) -> int:
 
 class StrongGinBot(Bot):
     name = "strong"
-    accepted_options = ("budget", "feed", "seed")
+    accepted_options = ("budget", "feed", "knock", "look", "gin", "race", "seed")
 
     def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):
         super().__init__(options, seed)
         self.budget = _int_option(self.options, "budget", 24)
         self.feed = _float_option(self.options, "feed", 0.6)
+        self.knock = _float_option(self.options, "knock", 0.6)
+        self.look = _float_option(self.options, "look", 0.5)
+        self.wait_gin = _int_option(self.options, "gin", 0, low=0)
+        self.race = _float_option(self.options, "race", 0.0)
         self.base_seed = _int_option(self.options, "seed", 0, low=0) if "seed" in self.options \
             else (seed or 0)
 
@@ -165,7 +169,7 @@ class StrongGinBot(Bot):
         # decisions depend only on what the seat saw, so the same view gives the same move
         rng = random.Random(hash((self.base_seed, obs.hand, obs.discard_pile,
                                   obs.opponent_known, len(obs.actions))) & 0xFFFFFFFF)
-        view = _View(obs, rng, self.budget)
+        view = _View(obs, rng, self.budget, self.look, self.race)
         if TAKE_DISCARD in legal:
             return self._draw(view, legal)
         return self._discard(view, legal)
@@ -259,16 +263,23 @@ class StrongGinBot(Bot):
 
     def _should_knock(self, view: _View, dw: int, ev: float, win: float) -> bool:
         # late in the hand waiting costs more (the stock runs out, the opponent improves)
+        if dw <= self.wait_gin and view.obs.stock_size > 8:
+            return False  # so close to gin that an early knock wastes the bonus
+        if self.knock <= 0:
+            return True  # knock as soon as the rules allow
         if view.obs.stock_size <= 6:
             return ev > 0
-        return ev > 0 and win >= 0.6
+        return win >= self.knock and ev > 0
 
 
 class _View:
     """The seat's knowledge, with sampled worlds, computed once per decision."""
 
-    def __init__(self, obs: GinObservation, rng: random.Random, budget: int) -> None:
+    def __init__(self, obs: GinObservation, rng: random.Random, budget: int,
+                 look: float, race: float) -> None:
         self.obs = obs
+        self.look = look
+        self.race = race
         self.rng = rng
         self.history = History(obs)
         seen = obs.hand | obs.opponent_known
@@ -292,14 +303,21 @@ class _View:
         if v is not None:
             return v
         now = _dw(hand)
+        limit = self.obs.knock_limit
         if now == 0 or not self._unseen_list:
-            self._values[hand] = float(now)
-            return float(now)
+            v = float(now) - (self.race if now <= limit else 0.0)
+            self._values[hand] = v
+            return v
         total = 0
+        ready = 0
         for u in self._unseen_list:
             d = _dwad(hand | 1 << u)
             total += d if d < now else now
-        v = total / len(self._unseen_list) * 0.5 + now * 0.5
+            ready += d <= limit
+        n = len(self._unseen_list)
+        v = total / n * self.look + now * (1 - self.look)
+        # the race to knock: the chance of being able to knock after the next draw
+        v -= self.race * (1.0 if now <= limit else ready / n)
         self._values[hand] = v
         return v
 
