@@ -70,8 +70,7 @@ FUNCS: dict[str, Callable[[int], object]] = {
 
 
 def _clear_caches() -> None:
-    solver._SUIT_CACHE.clear()
-    solver._RANK_SETS.clear()
+    solver.clear_caches()
 
 
 def time_each(fn: Callable[[int], object], hands: Sequence[int],
@@ -104,9 +103,9 @@ def child(mode: str, n: int, warmup: int, seed: int) -> dict[str, Any]:
                 m = multi_of(h)
                 for f in FUNCS.values():
                     f(m)
-        before = len(solver._SUIT_CACHE)
+        before = solver.cache_size()
         out[f"{name}, {mode}"] = time_each(fn, hands, cold=mode == "cold")
-        built = len(solver._SUIT_CACHE) - before
+        built = solver.cache_size() - before
         out[f"{name}, {mode} built"] = "each call from empty" if mode == "cold" else built
         if mode == "warm":
             out[f"{name}, hot"] = time_each(fn, hands, cold=False)
