@@ -173,6 +173,7 @@ Table = tuple[tuple[int, ...], tuple[int, ...], int]
 _EMPTY: Table = ((0,) * _W, (INF,) * _W, 0)
 _TABLES: dict[int, Table] = {}
 _TABLES_MAX = 1 << 17
+_SWEEP_FROM = 10  # cards in a pattern from which ``_sweep`` builds its table
 
 
 def clear_caches() -> None:
@@ -199,6 +200,20 @@ def _table(p: int) -> Table:
     if not p:
         return _EMPTY
     low = p & 0x1FFF
+    cut = _cut(low)
+    if cut:  # naturals four ranks apart or more share no run: two tables
+        below = (1 << cut) - 1
+        below |= below << 13
+        got = _convolve(_table(p & below), _table(p & ~below))
+    elif p.bit_count() >= _SWEEP_FROM:
+        got = _sweep(p)
+    else:
+        got = None
+    if got is not None:
+        if len(_TABLES) >= _TABLES_MAX:
+            _TABLES.clear()
+        _TABLES[p] = got
+        return got
     r = (low & -low).bit_length() - 1
     hb = 1 << (13 + r)
     p1 = p & ~hb if p & hb else p & ~(1 << r)
@@ -237,6 +252,120 @@ def _table(p: int) -> Table:
         _TABLES.clear()
     _TABLES[p] = got
     return got
+
+
+def _cut(ranks: int) -> int:
+    """The lowest held rank with no held rank in the four below it, but the
+    lowest of all (0 if none): no run reaches across below it."""
+    near = (ranks << 1) | (ranks << 2) | (ranks << 3) | (ranks << 4)
+    x = ranks & ~near & ~(ranks & -ranks)
+    return (x & -x).bit_length() - 1 if x else 0
+
+
+def _convolve(a: Table, b: Table) -> Table:
+    """The table of two parts of a suit that share no run."""
+    va, da, ta = a
+    vb, db, tb = b
+    v = []
+    d = []
+    for k in range(_W):
+        bv = bd = INF
+        hi = min(k, ta)
+        for i in range(min(max(0, k - tb), hi), hi + 1):
+            x = va[i]
+            y = vb[k - i]
+            if x + y < bv:
+                bv = x + y
+            if da[i] + y < bd:
+                bd = da[i] + y
+            if x + db[k - i] < bd:
+                bd = x + db[k - i]
+        v.append(bv)
+        d.append(bd)
+    top = _K
+    while top and v[top - 1] == v[_K] and d[top - 1] == d[_K]:
+        top -= 1
+    return (tuple(v), tuple(d), top)
+
+
+def _sweep(p: int) -> Table:
+    """``_table`` by a sweep over the ranks, for big patterns (the chains of
+    ``_table`` multiply there). A run is a span of three ranks or more, each
+    rank of it filled by a natural or a wild; the sweep carries how many runs
+    are open and how long they are so far (1, 2, 3 or more): a rank covered
+    ``cov`` times with ``c`` naturals held takes ``max(0, cov - c)`` wilds and
+    leaves ``max(0, c - cov)`` naturals over. A run never starts on a wild
+    but at the jack (J-Q-K): shifted up a rank, or cut short, it needs no
+    more wilds. Per state: (wilds used, least points left) pairs, each with
+    more wilds and fewer points than the last, without and with a card free.
+    """
+    lo_bits, hi_bits = p & 0x1FFF, p >> 13
+    first = (lo_bits & -lo_bits).bit_length() - 1
+    last = lo_bits.bit_length() - 1
+    start = min(first, _R - 3)
+    fronts: dict[tuple[int, int, int, int], list[tuple[int, int]]] = {(0, 0, 0, 0): [(0, 0)]}
+    for x in range(start, last + 1):
+        c = (lo_bits >> x & 1) + (hi_bits >> x & 1)
+        pts = _RANK_PTS[x]
+        new: dict[tuple[int, int, int, int], dict[int, int]] = {}
+        for (n1, n2, n3, f), front in fronts.items():
+            # the naturals here, or (a card going free) one fewer
+            for cc, ff in ((c, f), (c - 1, 1)) if c and not f else ((c, f),):
+                amax = cc + 2 if x == _R - 3 else cc
+                for e in range(n3 + 1):
+                    kept = n1 + n2 + n3 - e
+                    for a in range(amax + 1):
+                        cov = kept + a
+                        if cov > cc:
+                            wc, lp = cov - cc, 0
+                        else:
+                            wc, lp = 0, (cc - cov) * pts
+                        if front[0][0] + wc > _K:
+                            break
+                        key = (a, n1, n2 + n3 - e, ff)
+                        got = new.get(key)
+                        if got is None:
+                            got = new[key] = {}
+                        for j, val in front:
+                            jj = j + wc
+                            if jj > _K:
+                                break
+                            val += lp
+                            if val < got.get(jj, INF):
+                                got[jj] = val
+        fronts = {}
+        for key, got in new.items():
+            pareto = []
+            bestv = INF
+            for j in sorted(got):
+                val = got[j]
+                if val < bestv:
+                    pareto.append((j, val))
+                    bestv = val
+            fronts[key] = pareto
+    # close every run: the short ones take wilds above the last natural
+    v = [INF] * _W
+    d = [INF] * _W
+    for (n1, n2, _, f), front in fronts.items():
+        if (n1 and last + 2 >= _R) or (n2 and last + 1 >= _R):
+            continue
+        extra = 2 * n1 + n2
+        out = d if f else v
+        for j, val in front:
+            jj = j + extra
+            if jj > _K:
+                break
+            if val < out[jj]:
+                out[jj] = val
+    for j in range(1, _W):
+        if v[j - 1] < v[j]:
+            v[j] = v[j - 1]
+        if d[j - 1] < d[j]:
+            d[j] = d[j - 1]
+    top = _K
+    while top and v[top - 1] == v[_K] and d[top - 1] == d[_K]:
+        top -= 1
+    return (tuple(v), tuple(d), top)
 
 
 def _patterns(rem: int) -> list[int]:
@@ -309,8 +438,8 @@ def _combine(tabs: list[Table], k: int, drop: bool) -> int:
     base = 0
     fixed_gain = INF  # drop in a suit whose table no longer moves
     var: list[Table] = []
-    for t in tabs:
-        v, d, top = t
+    for tab in tabs:
+        v, d, top = tab
         if top == 0 or k == 0:
             base += v[k]
             if drop:
@@ -318,7 +447,7 @@ def _combine(tabs: list[Table], k: int, drop: bool) -> int:
                 if g < fixed_gain:
                     fixed_gain = g
         else:
-            var.append(t)
+            var.append(tab)
     if not var:
         if not drop:
             return base
