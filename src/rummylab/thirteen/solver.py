@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import product
 
-from rummylab.cards import CARD_POINTS, FULL_DECK, Card, card_str, make_card
+from rummylab.cards import CARD_POINTS, FULL_DECK, Card, card_str, make_card, mask_points
 
 INF = 1 << 20
 _R = 13
@@ -157,82 +157,215 @@ def _split(hand: int, wild_rank: int) -> tuple[int, list[Card]]:
 
 
 # --- the fast path: sets across suits, runs per suit from a cached table ---
+#
+# A run never needs a gap of four or more wilds: cut there, its two parts
+# need at most two wilds each to reach three cards, no more than the gap.
+# So a chain of naturals in a run steps up at most four ranks at a time, and
+# a natural with no other natural of its suit within four ranks (or within
+# the wilds held plus one) never shares a run.
 
 _K = 8  # most wilds a hand can hold (two decks)
+_W = _K + 1  # table length: budgets 0.._K
+_STEP = 4  # the longest step between neighbouring naturals of a run
 _RANK_PTS = tuple(min(r + 1, 10) for r in range(_R))
-_SUIT_CACHE: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
-_SUIT_CACHE_MAX = 1 << 18
+
+Table = tuple[tuple[int, ...], tuple[int, ...], int]
+_EMPTY: Table = ((0,) * _W, (INF,) * _W, 0)
+_TABLES: dict[int, Table] = {}
+_TABLES_MAX = 1 << 17
+_SWEEP_FROM = 10  # cards in a pattern from which ``_sweep`` builds its table
 
 
-def _suit_g(p: int, k: int, d: bool, memo: dict[tuple[int, int, bool], int],
-            choice: dict[tuple[int, int, bool], tuple[str, int, int]] | None) -> int:
-    """Least leftover points of one suit's naturals (26-bit rank pattern:
-    bit r one copy, bit 13 + r a second) with at most ``k`` wilds for runs
-    (a lone card with two wilds counts as a run), ``d``: one card may go free."""
-    key = (p, k, d)
-    got = memo.get(key)
+def clear_caches() -> None:
+    """Empty the solver's caches (per-suit tables, set choices, combinations)."""
+    _TABLES.clear()
+    _RANK_SETS.clear()
+    _COMBINED.clear()
+
+
+def cache_size() -> int:
+    """How many per-suit tables are cached."""
+    return len(_TABLES)
+
+
+def _table(p: int) -> Table:
+    """One suit's naturals (26-bit rank pattern: bit r one copy, bit 13 + r a
+    second) on their own: per wild budget 0.._K, the least points left over,
+    and the least with one card of the suit going free (``INF`` if none);
+    then the budget from which both stay the same. Every sub-pattern met on
+    the way is cached too."""
+    got = _TABLES.get(p)
     if got is not None:
         return got
     if not p:
-        v = INF if d else 0
-        memo[key] = v
-        return v
+        return _EMPTY
     low = p & 0x1FFF
+    cut = _cut(low)
+    if cut:  # naturals four ranks apart or more share no run: two tables
+        below = (1 << cut) - 1
+        below |= below << 13
+        got = _convolve(_table(p & below), _table(p & ~below))
+    elif p.bit_count() >= _SWEEP_FROM:
+        got = _sweep(p)
+    else:
+        got = None
+    if got is not None:
+        if len(_TABLES) >= _TABLES_MAX:
+            _TABLES.clear()
+        _TABLES[p] = got
+        return got
     r = (low & -low).bit_length() - 1
-    p1 = p & ~(1 << (13 + r)) if p >> (13 + r) & 1 else p & ~(1 << r)
-    best = _RANK_PTS[r] + _suit_g(p1, k, d, memo, choice)
-    how = ("left", 0, 0)
-    if d:
-        v = _suit_g(p1, k, False, memo, choice)
-        if v < best:
-            best, how = v, ("drop", 0, 0)
-    # runs led by r: (top, gaps, pattern left, ranks used as a bitmask)
-    stack = [(r, 0, p1, 1 << r)]
+    hb = 1 << (13 + r)
+    p1 = p & ~hb if p & hb else p & ~(1 << r)
+    v1, d1, _ = _table(p1)
+    pts = _RANK_PTS[r]
+    # r left over, or (drop) r going free
+    v = [pts + x for x in v1]
+    d = [a if a < pts + b else pts + b for a, b in zip(v1, d1, strict=True)]
+    # runs led by r: chains of naturals upwards, wilds in the gaps
+    stack = [(r, 0, p1)]
     while stack:
-        top, gaps, p2, used = stack.pop()
+        top, gaps, q = stack.pop()
         span = top - r + 1
-        need = gaps + (3 - span if span < 3 else 0)
-        if need <= k:
-            v = _suit_g(p2, k - need, d, memo, choice)
-            if v < best:
-                best, how = v, ("run", used, need)
-        for n in range(top + 1, _R):
-            g = gaps + n - top - 1
-            if g > k:
+        n = gaps + 3 - span if span < 3 else gaps
+        if n <= _K:
+            vq, dq, _ = _table(q)
+            for j in range(n, _W):
+                x = vq[j - n]
+                if x < v[j]:
+                    v[j] = x
+                x = dq[j - n]
+                if x < d[j]:
+                    d[j] = x
+        for nxt in range(top + 1, min(top + _STEP + 1, _R)):
+            g = gaps + nxt - top - 1
+            if g > _K:
                 break
-            if p2 >> n & 1:
-                p3 = p2 & ~(1 << (13 + n)) if p2 >> (13 + n) & 1 else p2 & ~(1 << n)
-                stack.append((n, g, p3, used | 1 << n))
-    memo[key] = best
-    if choice is not None:
-        choice[key] = how
-    return best
-
-
-def _suit_table(p: int, k: int = _K) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Per wild budget 0..k (at least): least leftover points, without and with a
-    free drop. Budgets are filled in only as far as a hand needs them: most
-    hands hold few wilds, and the big budgets cost the most to explore."""
-    got = _SUIT_CACHE.get(p)
-    if got is None or len(got[0]) <= k:
-        memo: dict[tuple[int, int, bool], int] = {}
-        v: list[int] = []
-        d: list[int] = []
-        for budget in range(k + 1):
-            if v and v[-1] == 0 and d[-1] in (0, INF):
-                v.append(0)  # nothing left over: more wilds change nothing
-                d.append(d[-1])
-                continue
-            v.append(_suit_g(p, budget, False, memo, None))
-            d.append(_suit_g(p, budget, True, memo, None))
-        if v[-1] == 0 and d[-1] in (0, INF):  # settled: the table holds for any budget
-            v += [0] * (_K - k)
-            d += [d[-1]] * (_K - k)
-        got = (tuple(v), tuple(d))
-        if len(_SUIT_CACHE) >= _SUIT_CACHE_MAX:
-            _SUIT_CACHE.clear()
-        _SUIT_CACHE[p] = got
+            if q >> nxt & 1:
+                hb = 1 << (13 + nxt)
+                stack.append((nxt, g, q & ~hb if q & hb else q & ~(1 << nxt)))
+    top = _K
+    while top and v[top - 1] == v[_K] and d[top - 1] == d[_K]:
+        top -= 1
+    got = (tuple(v), tuple(d), top)
+    if len(_TABLES) >= _TABLES_MAX:
+        _TABLES.clear()
+    _TABLES[p] = got
     return got
+
+
+def _cut(ranks: int) -> int:
+    """The lowest held rank with no held rank in the four below it, but the
+    lowest of all (0 if none): no run reaches across below it."""
+    near = (ranks << 1) | (ranks << 2) | (ranks << 3) | (ranks << 4)
+    x = ranks & ~near & ~(ranks & -ranks)
+    return (x & -x).bit_length() - 1 if x else 0
+
+
+def _convolve(a: Table, b: Table) -> Table:
+    """The table of two parts of a suit that share no run."""
+    va, da, ta = a
+    vb, db, tb = b
+    v = []
+    d = []
+    for k in range(_W):
+        bv = bd = INF
+        hi = min(k, ta)
+        for i in range(min(max(0, k - tb), hi), hi + 1):
+            x = va[i]
+            y = vb[k - i]
+            if x + y < bv:
+                bv = x + y
+            if da[i] + y < bd:
+                bd = da[i] + y
+            if x + db[k - i] < bd:
+                bd = x + db[k - i]
+        v.append(bv)
+        d.append(bd)
+    top = _K
+    while top and v[top - 1] == v[_K] and d[top - 1] == d[_K]:
+        top -= 1
+    return (tuple(v), tuple(d), top)
+
+
+def _sweep(p: int) -> Table:
+    """``_table`` by a sweep over the ranks, for big patterns (the chains of
+    ``_table`` multiply there). A run is a span of three ranks or more, each
+    rank of it filled by a natural or a wild; the sweep carries how many runs
+    are open and how long they are so far (1, 2, 3 or more): a rank covered
+    ``cov`` times with ``c`` naturals held takes ``max(0, cov - c)`` wilds and
+    leaves ``max(0, c - cov)`` naturals over. A run never starts on a wild
+    but at the jack (J-Q-K): shifted up a rank, or cut short, it needs no
+    more wilds. Per state: (wilds used, least points left) pairs, each with
+    more wilds and fewer points than the last, without and with a card free.
+    """
+    lo_bits, hi_bits = p & 0x1FFF, p >> 13
+    first = (lo_bits & -lo_bits).bit_length() - 1
+    last = lo_bits.bit_length() - 1
+    start = min(first, _R - 3)
+    fronts: dict[tuple[int, int, int, int], list[tuple[int, int]]] = {(0, 0, 0, 0): [(0, 0)]}
+    for x in range(start, last + 1):
+        c = (lo_bits >> x & 1) + (hi_bits >> x & 1)
+        pts = _RANK_PTS[x]
+        new: dict[tuple[int, int, int, int], dict[int, int]] = {}
+        for (n1, n2, n3, f), front in fronts.items():
+            # the naturals here, or (a card going free) one fewer
+            for cc, ff in ((c, f), (c - 1, 1)) if c and not f else ((c, f),):
+                amax = cc + 2 if x == _R - 3 else cc
+                for e in range(n3 + 1):
+                    kept = n1 + n2 + n3 - e
+                    for a in range(amax + 1):
+                        cov = kept + a
+                        if cov > cc:
+                            wc, lp = cov - cc, 0
+                        else:
+                            wc, lp = 0, (cc - cov) * pts
+                        if front[0][0] + wc > _K:
+                            break
+                        key = (a, n1, n2 + n3 - e, ff)
+                        got = new.get(key)
+                        if got is None:
+                            got = new[key] = {}
+                        for j, val in front:
+                            jj = j + wc
+                            if jj > _K:
+                                break
+                            val += lp
+                            if val < got.get(jj, INF):
+                                got[jj] = val
+        fronts = {}
+        for key, got in new.items():
+            pareto = []
+            bestv = INF
+            for j in sorted(got):
+                val = got[j]
+                if val < bestv:
+                    pareto.append((j, val))
+                    bestv = val
+            fronts[key] = pareto
+    # close every run: the short ones take wilds above the last natural
+    v = [INF] * _W
+    d = [INF] * _W
+    for (n1, n2, _, f), front in fronts.items():
+        if (n1 and last + 2 >= _R) or (n2 and last + 1 >= _R):
+            continue
+        extra = 2 * n1 + n2
+        out = d if f else v
+        for j, val in front:
+            jj = j + extra
+            if jj > _K:
+                break
+            if val < out[jj]:
+                out[jj] = val
+    for j in range(1, _W):
+        if v[j - 1] < v[j]:
+            v[j] = v[j - 1]
+        if d[j - 1] < d[j]:
+            d[j] = d[j - 1]
+    top = _K
+    while top and v[top - 1] == v[_K] and d[top - 1] == d[_K]:
+        top -= 1
+    return (tuple(v), tuple(d), top)
 
 
 def _patterns(rem: int) -> list[int]:
@@ -241,12 +374,15 @@ def _patterns(rem: int) -> list[int]:
     return [((lo >> (13 * s)) & 0x1FFF) | (((hi >> (13 * s)) & 0x1FFF) << 13) for s in range(4)]
 
 
-_RANK_SETS: dict[tuple[int, int, int, bool], list[tuple[int, int]]] = {}
+# a set option: what it takes from each suit's pattern, the wilds it needs,
+# its cards as a multiset
+SetOption = tuple[int, int, int, int, int, int]
+_RANK_SETS: dict[tuple[int, int, int, bool], list[SetOption]] = {}
 
 
-def _rank_sets(rank: int, sig: int, lone: int, drop: bool) -> list[tuple[int, int]]:
-    """Sets of one rank from the copies held (``sig``: 2 bits per suit):
-    ``(cards as a multiset, wilds needed)`` for every choice of two or more.
+def _rank_sets(rank: int, sig: int, lone: int, drop: bool) -> list[SetOption]:
+    """Sets of one rank from the copies held (``sig``: 2 bits per suit), two
+    copies or more, fewest wilds first; the first option is no set.
 
     ``lone`` marks the suits whose copies can share a run with no other
     natural: once a set of the rank is made they belong in it (there they
@@ -266,69 +402,61 @@ def _rank_sets(rank: int, sig: int, lone: int, drop: bool) -> list[tuple[int, in
             if short > (1 if drop else 0):
                 continue
             m = 0
+            takes = [0, 0, 0, 0]
             for suit, k in enumerate(pick):
                 c = 13 * suit + rank
                 if k >= 1:
                     m |= 1 << c
                 if k == 2:
                     m |= 1 << (52 + c)
-            got.append((m, 3 - size if size < 3 else 0))
+                    takes[suit] = (1 << rank) | (1 << (13 + rank))
+                elif k == 1:
+                    takes[suit] = 1 << (13 + rank) if counts[suit] == 2 else 1 << rank
+            got.append((*takes, 3 - size if size < 3 else 0, m))  # type: ignore[arg-type]
+        got.sort(key=lambda o: (o[4], -o[5].bit_count()))
+        got.insert(0, (0, 0, 0, 0, 0, 0))
         _RANK_SETS[key] = got
     return got
 
 
 def _reach(bits: int, w: int) -> int:
-    """Ranks that have another rank of ``bits`` within ``w + 1`` (so the two
-    can share a run with at most ``w`` wilds between them)."""
+    """Ranks that have another rank of ``bits`` close enough to share a run
+    with at most ``w`` wilds (and no gap of four)."""
     near = 0
-    for d in range(1, w + 2):
+    for d in range(1, min(w + 1, _STEP) + 1):
         near |= (bits << d) | (bits >> d)
     return near & bits & 0x1FFF
 
 
-def _set_choices(rem: int, w: int = _K, drop: bool = True) -> list[tuple[int, int]]:
-    """``(cards put in sets as a multiset, wilds they need)`` for every
-    choice of one set per rank held at least twice (a lone card with two
-    wilds is left to the runs: it is the same as a run of one)."""
-    a0, a1, a2, a3 = (rem & 0x1FFF, (rem >> 13) & 0x1FFF, (rem >> 26) & 0x1FFF,
-                      (rem >> 39) & 0x1FFF)
-    hi = rem >> 52
-    b0, b1, b2, b3 = hi & 0x1FFF, (hi >> 13) & 0x1FFF, (hi >> 26) & 0x1FFF, hi >> 39
-    twos = (b0 | b1 | b2 | b3 | (a0 & (a1 | a2 | a3)) | (a1 & (a2 | a3)) | (a2 & a3))
-    social = (_reach(a0, w), _reach(a1, w), _reach(a2, w), _reach(a3, w))
-    out = [(0, 0)]
-    while twos:
-        low = twos & -twos
-        r = low.bit_length() - 1
-        twos ^= low
-        sig = ((a0 >> r & 1) + (b0 >> r & 1) | ((a1 >> r & 1) + (b1 >> r & 1)) << 2
-               | ((a2 >> r & 1) + (b2 >> r & 1)) << 4 | ((a3 >> r & 1) + (b3 >> r & 1)) << 6)
-        lone = 0
-        for s in range(4):
-            if (sig >> (2 * s)) & 3 and not social[s] >> r & 1:
-                lone |= 1 << s
-        subsets = _rank_sets(r, sig, lone, drop)
-        out = out + [(m0 | m, n0 + n) for m0, n0 in out for m, n in subsets]
-    return out
+_COMBINED: dict[tuple[int, ...], int] = {}
+_COMBINED_MAX = 1 << 16
 
 
-def _combine(tables: list[tuple[tuple[int, ...], tuple[int, ...]]], k: int, drop: bool) -> int:
+def _combine(tabs: list[Table], k: int, drop: bool) -> int:
     """Least total over the suits with at most ``k`` wilds; with ``drop``,
     one natural or one spare wild goes free."""
-    if k == 0:
-        total = sum(v[0] for v, _ in tables)
+    base = 0
+    fixed_gain = INF  # drop in a suit whose table no longer moves
+    var: list[Table] = []
+    for tab in tabs:
+        v, d, top = tab
+        if top == 0 or k == 0:
+            base += v[k]
+            if drop:
+                g = d[k] - v[k]
+                if g < fixed_gain:
+                    fixed_gain = g
+        else:
+            var.append(tab)
+    if not var:
         if not drop:
-            return total
-        return min(total + d[0] - v[0] for v, d in tables)
-    cur_v = [0] * (k + 1)
-    cur_d = [INF] * (k + 1)
-    for v_s, d_s in tables:
-        if v_s[0] == 0 and d_s[0] >= INF:  # an empty suit changes nothing
-            continue
-        # past the plateau more wilds change nothing for this suit
-        top = k
-        while top and v_s[top - 1] == v_s[k] and d_s[top - 1] == d_s[k]:
-            top -= 1
+            return base
+        return min(base + fixed_gain, base if k else INF)
+    v0, d0, _ = var[0]
+    cur_v = list(v0[:k + 1])
+    cur_d = list(d0[:k + 1])
+    for v_s, d_s, top in var[1:]:
+        top = min(top, k)
         nv = []
         nd = []
         for j in range(k + 1):
@@ -349,8 +477,75 @@ def _combine(tables: list[tuple[tuple[int, ...], tuple[int, ...]]], k: int, drop
             nd.append(bd)
         cur_v, cur_d = nv, nd
     if not drop:
-        return cur_v[k]
-    return min(cur_d[k], cur_v[k - 1])  # k >= 1: a spare wild may be the drop
+        return base + cur_v[k]
+    best = min(cur_d[k], cur_v[k] + fixed_gain)
+    if k and cur_v[k - 1] < best:  # a spare wild may be the drop
+        best = cur_v[k - 1]
+    return base + best
+
+
+def _fast(rem: int, w: int, drop: bool) -> tuple[int, int]:
+    """Relaxed optimum (spare wilds join for free): value and the set cards.
+
+    Tries one set option per rank held at least twice (a lone card with two
+    wilds is left to the runs: it is the same as a run of one), depth first
+    over the ranks; at each choice every suit's table gives a lower bound
+    (each suit with all the wilds), and a solution with nothing left over
+    ends the search.
+    """
+    lo, hi = rem & FULL_DECK, rem >> 52
+    a0, a1, a2, a3 = lo & 0x1FFF, (lo >> 13) & 0x1FFF, (lo >> 26) & 0x1FFF, lo >> 39
+    b0, b1, b2, b3 = hi & 0x1FFF, (hi >> 13) & 0x1FFF, (hi >> 26) & 0x1FFF, hi >> 39
+    pats = (a0 | b0 << 13, a1 | b1 << 13, a2 | b2 << 13, a3 | b3 << 13)
+    twos = (b0 | b1 | b2 | b3 | (a0 & (a1 | a2 | a3)) | (a1 & (a2 | a3)) | (a2 & a3))
+    if not twos:
+        return _combine([_table(p) for p in pats], w, drop), 0
+    social = (_reach(a0, w), _reach(a1, w), _reach(a2, w), _reach(a3, w))
+    levels: list[list[SetOption]] = []
+    while twos:
+        low = twos & -twos
+        r = low.bit_length() - 1
+        twos ^= low
+        sig = ((a0 >> r & 1) + (b0 >> r & 1) | ((a1 >> r & 1) + (b1 >> r & 1)) << 2
+               | ((a2 >> r & 1) + (b2 >> r & 1)) << 4 | ((a3 >> r & 1) + (b3 >> r & 1)) << 6)
+        lone = 0
+        for s in range(4):
+            if (sig >> (2 * s)) & 3 and not social[s] >> r & 1:
+                lone |= 1 << s
+        levels.append(_rank_sets(r, sig, lone, drop))
+    depth = len(levels)
+    tables = _TABLES
+    best = INF
+    best_sets = 0
+    # depth-first over the levels: stack of (level, patterns, wilds needed, set cards)
+    stack = [(0, pats[0], pats[1], pats[2], pats[3], 0, 0)]
+    while stack:
+        i, p0, p1, p2, p3, need, sets = stack.pop()
+        if i < depth:
+            opts = levels[i]
+            for j in range(len(opts) - 1, -1, -1):
+                t0, t1, t2, t3, n, m = opts[j]
+                if need + n <= w:
+                    stack.append((i + 1, p0 & ~t0, p1 & ~t1, p2 & ~t2, p3 & ~t3, need + n,
+                                  sets | m))
+            continue
+        k = w - need
+        tabs = [tables.get(p) or _table(p) for p in (p0, p1, p2, p3)]
+        lb = 0
+        gain = 0
+        for v_s, d_s, _ in tabs:
+            x = v_s[k]
+            lb += x
+            if drop and d_s[k] - x < gain:
+                gain = d_s[k] - x
+        if lb + gain >= best:
+            continue
+        v = _combine(tabs, k, drop)
+        if v < best:
+            best, best_sets = v, sets
+            if not v:
+                break
+    return best, best_sets
 
 
 def _sub(a: int, b: int) -> int:
@@ -359,36 +554,12 @@ def _sub(a: int, b: int) -> int:
     return (a1 & ~b1) | (a2 & b1 & ~b2) | ((a2 & ~b1) << 52)
 
 
-def _fast(rem: int, w: int, drop: bool) -> tuple[int, int]:
-    """Relaxed optimum (spare wilds join for free): value and the set cards."""
-    best, best_sets = INF, 0
-    choices = _set_choices(rem, w, drop)
-    choices.reverse()  # most cards in sets first: a good bound early
-    for sets, need in choices:
-        if need > w:
-            continue
-        k = w - need
-        left = _sub(rem, sets) if sets else rem
-        tables = [_suit_table(p, k) for p in _patterns(left)]
-        # lower bound: every suit may use all k wilds
-        lb = 0
-        gain = 0
-        for v_s, d_s in tables:
-            lb += v_s[k]
-            if drop and d_s[k] - v_s[k] < gain:
-                gain = d_s[k] - v_s[k]
-        if lb + gain >= best:
-            continue
-        v = _combine(tables, k, drop)
-        if v < best:
-            best, best_sets = v, sets
-    return best, best_sets
-
-
 def _natural_points(rem: int) -> tuple[int, int]:
     """Total and highest points of a natural multiset."""
-    cards = _cards(rem)
-    return sum(CARD_POINTS[c] for c in cards), max((CARD_POINTS[c] for c in cards), default=0)
+    lo = rem & FULL_DECK
+    ranks = (lo | lo >> 13 | lo >> 26 | lo >> 39) & 0x1FFF
+    return (mask_points(lo) + mask_points(rem >> 52),
+            _RANK_PTS[ranks.bit_length() - 1] if ranks else 0)
 
 
 def _cards(multi: int) -> list[Card]:
@@ -402,24 +573,25 @@ def _cards(multi: int) -> list[Card]:
     return sorted(out)
 
 
-def _exact(rem: int, w: int, wild_rank: int, all_wild: bool, drop: bool) -> int | None:
-    """The relaxed optimum when it is exact, else None (then a spare wild
-    might have nowhere to go: at most one wild, or no natural)."""
+def _exact(rem: int, w: int, drop: bool) -> tuple[int, int] | None:
+    """The relaxed optimum and its set cards when it is exact, else None
+    (then a spare wild might have nowhere to go: at most one wild, or no
+    natural)."""
+    got = _fast(rem, w, drop)
     if w == 0:
-        return _fast(rem, 0, drop)[0]
-    value = _fast(rem, w, drop)[0]
+        return got
     total, top = _natural_points(rem)
     no_group = total - (top if drop else 0)
-    return value if value < no_group else None
+    return got if got[0] < no_group else None
 
 
 def penalty(hand: int, wild_rank: int, *, natural_wild_sets: bool = False) -> int:
     """Least penalty of a hand (every card counts)."""
     rem, wilds = _split(hand, wild_rank)
-    v = _exact(rem, len(wilds), wild_rank, natural_wild_sets, False)
-    if v is None:
-        v = _Search(wild_rank, natural_wild_sets).f(rem, len(wilds), False, False)
-    return v
+    got = _exact(rem, len(wilds), False)
+    if got is None:
+        return _Search(wild_rank, natural_wild_sets).f(rem, len(wilds), False, False)
+    return got[0]
 
 
 def penalty_after_discard(hand: int, wild_rank: int, *, natural_wild_sets: bool = False) -> int:
@@ -427,10 +599,10 @@ def penalty_after_discard(hand: int, wild_rank: int, *, natural_wild_sets: bool 
     rem, wilds = _split(hand, wild_rank)
     if not rem and not wilds:
         raise ValueError("no card to discard")
-    v = _exact(rem, len(wilds), wild_rank, natural_wild_sets, True)
-    if v is None:
-        v = _Search(wild_rank, natural_wild_sets).f(rem, len(wilds), True, False)
-    return v
+    got = _exact(rem, len(wilds), True)
+    if got is None:
+        return _Search(wild_rank, natural_wild_sets).f(rem, len(wilds), True, False)
+    return got[0]
 
 
 def solve(hand: int, wild_rank: int, *, natural_wild_sets: bool = False,
@@ -440,15 +612,100 @@ def solve(hand: int, wild_rank: int, *, natural_wild_sets: bool = False,
     rem, wilds = _split(hand, wild_rank)
     if discard and not rem and not wilds:
         raise ValueError("no card to discard")
-    w = len(wilds)
-    if _exact(rem, w, wild_rank, natural_wild_sets, discard) is not None:
-        return _solve_fast(rem, wilds, wild_rank, discard)
+    got = _exact(rem, len(wilds), discard)
+    if got is not None:
+        return _solve_fast(rem, wilds, discard, *got)
     return _solve_search(rem, wilds, wild_rank, natural_wild_sets, discard)
 
 
-def _solve_fast(rem: int, wilds: list[Card], wild_rank: int, drop: bool) -> Solution:
+def _allocate(tabs: list[Table], k: int, drop: bool) -> tuple[int, list[int], int]:
+    """The wilds each suit takes and where the free drop goes (a suit, or -2
+    for a spare wild, -1 for none) at the least total of ``_combine``."""
+    memo: dict[tuple[int, int, bool], int] = {}
+
+    def best(i: int, j: int, f: bool) -> int:
+        if i == 4:
+            return INF if f and not j else 0  # a spare wild may be the drop
+        key = (i, j, f)
+        got = memo.get(key)
+        if got is None:
+            v, d, _ = tabs[i]
+            got = INF
+            for t in range(j + 1):
+                got = min(got, v[t] + best(i + 1, j - t, f))
+                if f:
+                    got = min(got, d[t] + best(i + 1, j - t, False))
+            memo[key] = got
+        return got
+
+    total = best(0, k, drop)
+    alloc: list[int] = []
+    drop_suit = -1
+    j, f = k, drop
+    for i in range(4):
+        v, d, _ = tabs[i]
+        target = best(i, j, f)
+        for t in range(j + 1):
+            if v[t] + best(i + 1, j - t, f) == target:
+                break
+            if f and d[t] + best(i + 1, j - t, False) == target:
+                drop_suit, f = i, False
+                break
+        alloc.append(t)
+        j -= t
+    if f:
+        drop_suit = -2
+    return total, alloc, drop_suit
+
+
+def _walk(p: int, k: int, f: bool, suit: int,
+          groups: list[tuple[str, tuple[Card, ...], int]], unmatched: list[Card]) -> Card | None:
+    """One suit's runs, cards left over and (``f``) free card at its table's
+    value with ``k`` wilds; returns the free card."""
+    dropped: Card | None = None
+    base = 13 * suit
+    while p:
+        v, d, _ = _table(p)
+        target = (d if f else v)[k]
+        low = p & 0x1FFF
+        r = (low & -low).bit_length() - 1
+        hb = 1 << (13 + r)
+        p1 = p & ~hb if p & hb else p & ~(1 << r)
+        v1, d1, _ = _table(p1)
+        if _RANK_PTS[r] + (d1 if f else v1)[k] == target:
+            unmatched.append(base + r)
+            p = p1
+            continue
+        if f and v1[k] == target:
+            dropped, f, p = base + r, False, p1
+            continue
+        stack: list[tuple[int, int, int, tuple[int, ...]]] = [(r, 0, p1, (r,))]
+        while stack:
+            top, gaps, q, chain = stack.pop()
+            span = top - r + 1
+            n = gaps + 3 - span if span < 3 else gaps
+            if n <= k:
+                vq, dq, _ = _table(q)
+                if (dq if f else vq)[k - n] == target:
+                    break
+            for nxt in range(top + 1, min(top + _STEP + 1, _R)):
+                g = gaps + nxt - top - 1
+                if g > _K:
+                    break
+                if q >> nxt & 1:
+                    hb = 1 << (13 + nxt)
+                    stack.append((nxt, g, q & ~hb if q & hb else q & ~(1 << nxt),
+                                  (*chain, nxt)))
+        else:  # pragma: no cover - the table was built from these very options
+            raise AssertionError("no option reaches the table's value")
+        groups.append(("run", tuple(base + x for x in chain), n))
+        k -= n
+        p = q
+    return dropped
+
+
+def _solve_fast(rem: int, wilds: list[Card], drop: bool, value: int, sets: int) -> Solution:
     w = len(wilds)
-    value, sets = _fast(rem, w, drop)
     groups: list[tuple[str, tuple[Card, ...], int]] = []
     need_sets = 0
     by_rank: dict[int, list[Card]] = {}
@@ -460,57 +717,15 @@ def _solve_fast(rem: int, wilds: list[Card], wild_rank: int, drop: bool) -> Solu
         groups.append(("set", tuple(cards), need))
     left = _sub(rem, sets) if sets else rem
     pats = _patterns(left)
-    k = w - need_sets
-    tables = [_suit_table(p, k) for p in pats]
-    # the wilds each suit takes, and where the free drop goes
-    found = None
-    for alloc in product(*(range(k + 1) for _ in range(4))):
-        used = sum(alloc)
-        if used > k:
-            continue
-        base = sum(tables[s][0][alloc[s]] for s in range(4))
-        if not drop:
-            if base == value:
-                found = (alloc, -1)
-                break
-            continue
-        if used < k and base == value:
-            found = (alloc, -2)
-            break
-        for s in range(4):
-            if base - tables[s][0][alloc[s]] + tables[s][1][alloc[s]] == value:
-                found = (alloc, s)
-                break
-        if found:
-            break
-    assert found is not None
-    alloc, drop_suit = found
+    tabs = [_table(p) for p in pats]
+    total, alloc, drop_suit = _allocate(tabs, w - need_sets, drop)
+    assert total == value
     unmatched: list[Card] = []
     dropped: Card | None = None
     for s in range(4):
-        memo: dict[tuple[int, int, bool], int] = {}
-        choice: dict[tuple[int, int, bool], tuple[str, int, int]] = {}
-        key = (pats[s], alloc[s], drop_suit == s)
-        _suit_g(*key, memo, choice)
-        while key[0]:
-            how, ranks, need = choice[key]
-            p, kk, d = key
-            low = p & 0x1FFF
-            r = (low & -low).bit_length() - 1
-            if how == "run":
-                for n in range(13):
-                    if ranks >> n & 1:
-                        p = p & ~(1 << (13 + n)) if p >> (13 + n) & 1 else p & ~(1 << n)
-                groups.append(("run", tuple(13 * s + n for n in range(13) if ranks >> n & 1),
-                               need))
-                kk -= need
-            else:
-                p = p & ~(1 << (13 + r)) if p >> (13 + r) & 1 else p & ~(1 << r)
-                if how == "drop":
-                    dropped, d = 13 * s + r, False
-                else:
-                    unmatched.append(13 * s + r)
-            key = (p, kk, d)
+        got = _walk(pats[s], alloc[s], drop_suit == s, s, groups, unmatched)
+        if got is not None:
+            dropped = got
     wild_iter = iter(wilds)
     combos = [_place(kind, cards, [next(wild_iter) for _ in range(need)])
               for kind, cards, need in groups]
