@@ -104,7 +104,7 @@ class TerminalGame:
         self.human = human
         self.bots = {s: make_bot(bot, game, None if seed is None else seed + s)
                      for s in range(self.state.num_players) if s != human}
-        self.adviser = make_bot("simple", game)
+        self.adviser = make_bot("strong", game)  # hints come from the best bot
         self.names = ["You" if s == human else f"{bot} ({s})"
                       for s in range(self.state.num_players)]
 

@@ -60,12 +60,22 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip().lower(), opts
 
 
+# the player-facing names of the three levels
+LEVEL_NAMES = {"easy": "random", "medium": "simple", "hard": "strong"}
+
+
 def make_bot(spec: str, game: str, seed: int | None = None) -> Bot:
-    """A bot from its spec (``simple``, ``random:seed=3``) for ``game``."""
+    """A bot from its spec (``simple``, ``random:seed=3``, ``hard``) for ``game``.
+
+    >>> make_bot("hard:budget=8", "gin").spec()
+    'strong:budget=8'
+    """
     name, opts = parse_bot_spec(spec)
+    name = LEVEL_NAMES.get(name, name)
     game_name = game_class(game).game_name
     if name not in BOT_LEVELS:
-        raise OptionError(f"unknown bot {name!r} (bots: {', '.join(BOT_LEVELS)})")
+        known = ", ".join([*BOT_LEVELS, *LEVEL_NAMES])
+        raise OptionError(f"unknown bot {name!r} (bots: {known})")
     factories = BOT_LEVELS[name]
     if game_name not in factories:
         raise OptionError(f"bot {name!r} does not play {game_name}")
@@ -74,6 +84,7 @@ def make_bot(spec: str, game: str, seed: int | None = None) -> Bot:
 
 __all__ = [
     "BOT_LEVELS",
+    "LEVEL_NAMES",
     "Bot",
     "RandomBot",
     "SimpleGinBot",
