@@ -55,10 +55,12 @@ two-deck tables can need many); the play is then legal but reported with
 from __future__ import annotations
 
 import heapq
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, combinations_with_replacement
+from types import ModuleType
 from typing import Literal
 
 from rummylab.cards import CARD_POINTS, JOKER, Card, card_str
@@ -278,6 +280,38 @@ class _Spec:
         return out, ub
 
 
+# --- the optional accelerator ---------------------------------------------------------
+
+_accel: ModuleType | Literal[False] | None = None  # None: not decided yet; False: off
+
+
+def use_accelerator(on: bool | None = None) -> bool:
+    """Switch the numba kernel of the sweep on or off, and say whether it is on.
+
+    The default (``on=None``): on if numba is importable (``pip install
+    'rummylab[fast]'``) and the environment variable ``RUMMYLAB_ACCEL`` is
+    not ``0``. Both paths find the same play, tie for tie; only the speed
+    differs. Asking for it when numba is missing leaves it off.
+    """
+    global _accel
+    if on is None:
+        on = os.environ.get("RUMMYLAB_ACCEL", "1").strip() not in ("0", "false", "no", "off")
+    _accel = False
+    if on:
+        try:
+            from rummylab.manipulation import _kernel
+        except ImportError:
+            return False
+        _accel = _kernel
+    return _accel is not False
+
+
+def _kernel() -> ModuleType | None:
+    if _accel is None:
+        use_accelerator()
+    return _accel or None
+
+
 @dataclass(slots=True)
 class _Result:
     value: int
@@ -297,8 +331,17 @@ def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | N
     hand jokers placed so far.
     """
     decks = spec.decks
-    nsig = len(_SIGMAS[decks])
     layers, ub = spec.layers()
+    kernel = _kernel()
+    if kernel is not None and spec.jokers < 15:
+        got = kernel.run_sweep(
+            layers, ub, decks, len(spec.tagged()), spec.jokers, spec.forced, spec.joker_value,
+            spec.base, bound, record, state_cap, _joker_dominators(spec.jokers + 1, spec.forced))
+        if got is None:
+            return None
+        value, end_key, was_capped, links = got
+        return _Result(value, end_key, links, was_capped)
+    nsig = len(_SIGMAS[decks])
     wb = spec.jokers + 1
     gm = wb
     tm = 45 * wb  # tag digits
@@ -436,19 +479,19 @@ def _pareto(states: dict[int, int], sm: int, wb: int, forced: int,
     among equal values; the jokers' bits are added from bit 40."""
     kept_by_rest: dict[int, list[int]] = {}
     out: dict[int, int] = {}
-
     wby = _joker_dominators(wb, forced)
-
-    def order(kv: tuple[int, int]) -> tuple[int, int]:
-        return (-kv[1], -info[kv[0] // sm][2] * 8 + kv[0] % wb)
-
-    for key, v in sorted(states.items(), key=order):
+    # the order: higher values first, then (among equal values) the stronger
+    # sigs and fewer jokers, so that a dominator comes before what it drops
+    # (and the order of the states otherwise)
+    rows = []
+    for i, (key, v) in enumerate(states.items()):
         code, rest = divmod(key, sm)
-        ind, mask, _ = info[code]
+        ind, mask, strength = info[code]
         w = rest % wb
-        ind |= 1 << (40 + w)
-        mask |= wby[w]
-        rest //= wb
+        rows.append((-v, w - strength * 8, i, key, v, ind | 1 << (40 + w), mask | wby[w],
+                     rest // wb))
+    rows.sort()
+    for _, _, _, key, v, ind, mask, rest in rows:
         kept = kept_by_rest.get(rest)
         if kept is None:
             kept_by_rest[rest] = [ind]
@@ -524,6 +567,10 @@ def _rebuild(spec: _Spec, res: _Result, required: list[list[TableCard]]) -> list
             lay = layers[p][s]
             req, opt, cap, zf, vcap, wmin, wmax, high, _, tag = lay
             room = min(wmax, spec.jokers - w)
+            if not req and not opt and not room:  # nothing placed: the open sequences end
+                melds.extend(tuple(seq) for seq in open_seqs[s])
+                open_seqs[s] = []
+                continue
             if tag >= 0 and high:
                 digit = old // (tm * 9**tag) % 9
                 opts = _suit_options(decks, sig, req, opt, cap, zf, max(0, vcap - digit),
