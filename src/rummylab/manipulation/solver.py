@@ -70,6 +70,7 @@ from rummylab.manipulation.table import (
     Table,
     TableCard,
     TableError,
+    check_meld,
     check_pack,
     check_table,
 )
@@ -1098,6 +1099,140 @@ def best_play(
     played.sort()
     points = sum(CARD_POINTS[c] for c in played)
     return Play(tuple(played), new_table, points, len(played), not search.capped)
+
+
+def may_play(
+    table: Table,
+    hand: Iterable[Card],
+    *,
+    first_meld_from_hand_only: bool = False,
+) -> bool:
+    """False only if no play exists: no hand card could be in any meld.
+
+    A played card ends in a meld of at least three cards of the table and
+    the hand: a group (two more suits of its rank) or a sequence (three
+    consecutive cards of its suit around it), jokers filling any gap. This
+    asks that much of each hand card, and nothing else (the representation
+    cap, D-16 and the rest of the table are ignored), so it is a necessary
+    condition; with ``quick_play`` (a sufficient one) the engine settles
+    most turns without solving.
+
+    >>> from rummylab.cards import parse_cards
+    >>> from rummylab.manipulation.table import parse_table
+    >>> may_play(parse_table("7h 8h 9h", 1), parse_cards("2c Jh"))
+    False
+    >>> may_play(parse_table("7h 8h 9h", 1), parse_cards("2c Jh Jk"))
+    True
+    """
+    cards = list(hand)
+    naturals = [c for c in cards if 0 <= c < 52]
+    jokers = len(cards) - len(naturals)
+    if jokers:
+        return True  # a hand joker joins almost anything: the solver decides
+    present = [False] * 52
+    for c in naturals:
+        present[c] = True
+    if not first_meld_from_hand_only:
+        for meld in table:
+            for card, _ in meld:
+                if card == JOKER:
+                    jokers += 1
+                else:
+                    present[card] = True
+    for c in naturals:
+        r, s = c % 13, c // 13
+        others = sum(1 for t in range(4) if t != s and present[t * 13 + r])
+        if others + jokers >= 2:
+            return True
+        p = r + 1  # positions 1 (low ace) .. 14 (high ace)
+        for q in range(p - 2, p + 1):  # windows q, q+1, q+2 holding p
+            if q < 1 or q + 2 > 14:
+                continue
+            missing = sum(1 for x in range(q, q + 3)
+                          if x != p and not present[s * 13 + (x - 1) % 13])
+            if missing <= jokers:
+                return True
+        if r == _ACE and (present[s * 13 + _QUEEN] + present[s * 13 + _KING]) + jokers >= 2:
+            return True  # the ace high: Q-K-A
+    return False
+
+
+def quick_play(
+    table: Table,
+    hand: Iterable[Card],
+    decks: int,
+    *,
+    first_meld_from_hand_only: bool = False,
+) -> tuple[tuple[Card, ...], Table] | None:
+    """A simple legal play if there is one: a hand card laid off on a meld
+    (a group's missing suit, a sequence's next card at either end; a hand
+    joker declared as such a card) or a new meld of three hand naturals;
+    else None (which does not mean that no play exists: ``best_play`` may
+    still rearrange the table).
+
+    Cheap (no search), and exact when it answers: every other meld stands
+    as it is, no joker moves, and the changed meld and the representation
+    cap (D-24) are checked. The engine uses it to show ``meld best`` without
+    solving. Returns the cards played and the new table.
+
+    >>> from rummylab.cards import parse_cards, cards_str
+    >>> from rummylab.manipulation.table import parse_table, table_str
+    >>> played, new = quick_play(parse_table("7h 8h 9h", 1), parse_cards("2c Th"), 1)
+    >>> cards_str(played), table_str(new)
+    ('Th', '7h 8h 9h Th')
+    >>> quick_play(parse_table("7h 8h 9h", 1), parse_cards("2c Jh"), 1) is None
+    True
+    """
+    cards = list(hand)
+    naturals = sorted({c for c in cards if 0 <= c < 52})
+    joker = JOKER in cards
+    have = set(naturals)
+    count = [0] * 52
+    for meld in table:
+        for _, f in meld:
+            count[f] += 1
+
+    def legal(meld: Meld) -> bool:
+        try:
+            check_meld(meld)
+        except TableError:
+            return False
+        return True
+
+    if not first_meld_from_hand_only:
+        for i, meld in enumerate(table):
+            ids = {f for _, f in meld}
+            ranks = {f % 13 for f in ids}
+            wanted: list[Card] = []
+            if len(ranks) == 1:  # a group: the suits it lacks
+                r = next(iter(ranks))
+                wanted = [s * 13 + r for s in range(4) if s * 13 + r not in ids]
+            else:  # a sequence: the card before and after (1 = low ace .. 14 = high ace)
+                s = next(iter(ids)) // 13
+                high = _ACE in ranks and _KING in ranks and 1 not in ranks
+                pos = [14 if high and f % 13 == _ACE else f % 13 + 1 for f in ids]
+                wanted = [s * 13 + (q - 1) % 13 for q in (min(pos) - 1, max(pos) + 1)
+                          if 1 <= q <= 14]
+            for c in wanted:
+                if count[c] < decks and (c in have or joker):
+                    card = c if c in have else JOKER  # a hand joker declared as c
+                    new_meld = (*meld, (card, c))
+                    if legal(new_meld):
+                        return (card,), (*table[:i], new_meld, *table[i + 1:])
+    for c in naturals:  # a new meld of three: a group of c's rank or a sequence from c
+        if count[c] >= decks:
+            continue
+        r, s = c % 13, c // 13
+        group = [t * 13 + r for t in range(4)
+                 if t * 13 + r in have and count[t * 13 + r] < decks]
+        candidates = [group[:3]] if len(group) >= 3 else []
+        candidates.append([s * 13 + (r + k) % 13 for k in range(3)] if r <= 11 else [])
+        for cards in candidates:
+            if len(cards) == 3 and all(x in have and count[x] < decks for x in cards):
+                new_meld = tuple((x, x) for x in cards)
+                if legal(new_meld):
+                    return tuple(sorted(cards)), (*table, new_meld)
+    return None
 
 
 def arrange(
