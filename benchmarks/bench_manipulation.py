@@ -117,8 +117,12 @@ def paths() -> list[str]:
     """The solver paths to time: pure Python, and numba when installed."""
     if not _PATHS:
         _PATHS[:] = ["pure", "accel"] if solver.use_accelerator(True) else ["pure"]
-        # the first accelerated play loads (or compiles) the kernel: not timed here
-        best_play((((0, 0), (1, 1), (2, 2)),), [3, 4], 1)
+        # the first play per deck count builds the solver's tables, the first
+        # accelerated one loads (or compiles) the kernel: not timed here
+        for path in _PATHS:
+            use(path)
+            for decks in (1, 2):
+                best_play((((0, 0), (1, 1), (2, 2)),), [3, 4], decks)
     return _PATHS
 
 

@@ -15,6 +15,7 @@ numba and numpy at its top.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import chain
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -109,52 +110,12 @@ def suit_options(out: np.ndarray, keypos: np.ndarray, sig_lens: np.ndarray,
 
 
 @_jit
-def _dedupe(ck: np.ndarray, cv: np.ndarray, cl: np.ndarray, n: int,
-            record: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """The dict ``new`` of the Python sweep from its insertions in order:
-    a key keeps its first position and its first best value (and link)."""
-    size = 16
-    while size < 2 * n:
-        size *= 2
-    bits = 0
-    while (1 << bits) < size:
-        bits += 1
-    slots = np.full(size, -1, np.int64)
-    keys = np.empty(n, np.int64)
-    vals = np.empty(n, np.int64)
-    links = np.empty(n if record else 0, np.int64)
-    count = 0
-    mask = size - 1
-    for j in range(n):
-        key = ck[j]
-        h = ((key * _HASH) >> (64 - bits)) & mask
-        while True:
-            s = slots[h]
-            if s < 0:
-                slots[h] = count
-                keys[count] = key
-                vals[count] = cv[j]
-                if record:
-                    links[count] = cl[j]
-                count += 1
-                break
-            if keys[s] == key:
-                if cv[j] > vals[s]:
-                    vals[s] = cv[j]
-                    if record:
-                        links[s] = cl[j]
-                break
-            h = (h + 1) & mask
-    return keys, vals, links, count
-
-
-@_jit
 def _pareto(keys: np.ndarray, vals: np.ndarray, links: np.ndarray, n: int, record: bool,
             sm: int, wb: int, info_ind: np.ndarray, info_mask: np.ndarray,
-            info_strength: np.ndarray, wby: np.ndarray,
-            head: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """``solver._pareto``: the undominated states, in its order. ``head``
-    is scratch (rest -> last kept index + 1), zero on entry and on return."""
+            info_strength: np.ndarray, wby: np.ndarray, head: np.ndarray) -> int:
+    """``solver._pareto`` in place: the undominated states first, in its
+    order; returns their count. ``head`` is scratch (rest -> last kept
+    index + 1), zero on entry and on return."""
     order_key = np.empty(n, np.int64)
     inds = np.empty(n, np.int64)
     masks = np.empty(n, np.int64)
@@ -202,7 +163,11 @@ def _pareto(keys: np.ndarray, vals: np.ndarray, links: np.ndarray, n: int, recor
             count += 1
     for j in range(n):
         head[rests[j]] = 0
-    return okeys, ovals, olinks, count
+    keys[:count] = okeys[:count]
+    vals[:count] = ovals[:count]
+    if record:
+        links[:count] = olinks[:count]
+    return count
 
 
 @_jit
@@ -235,9 +200,14 @@ def sweep(layers: np.ndarray, ub: np.ndarray, decks: int, nsig: int, ntags: int,
     cdelta = np.empty(256, np.int64)
     cgain = np.empty(256, np.int64)
     coi = np.empty(256, np.int64)
-    cand_k = np.empty(1024, np.int64)
-    cand_v = np.empty(1024, np.int64)
-    cand_l = np.empty(1024, np.int64)
+    # the states of the layer being built: an insertion-ordered hash map
+    size = 1024
+    nkeys = np.empty(size, np.int64)
+    nvals = np.empty(size, np.int64)
+    nlinks = np.empty(size, np.int64)
+    nslot = np.empty(size, np.int64)
+    hbits = 11
+    hslots = np.full(1 << hbits, -1, np.int64)
     empty = np.empty(0, np.int64)
     for p in range(14):
         lim = bound - ub[p]
@@ -267,7 +237,7 @@ def sweep(layers: np.ndarray, ub: np.ndarray, decks: int, nsig: int, ntags: int,
             trivial = not req and not opt and not wmin and not (wmax and wtot)
             cache_len[:] = -1
             ncached = 0
-            nc = 0
+            count = 0
             for i in range(n):
                 key = keys[i]
                 v = vals[i]
@@ -285,10 +255,10 @@ def sweep(layers: np.ndarray, ub: np.ndarray, decks: int, nsig: int, ntags: int,
                         cnt = suit_options(opts, keypos, sig_lens, sig_len, sig_index, sig,
                                            req, opt, cap, zf, vc, wmin, room, high)
                         if ncached + cnt > cdelta.shape[0]:
-                            size = 2 * (ncached + cnt)
-                            d2 = np.empty(size, np.int64)
-                            g2 = np.empty(size, np.int64)
-                            o2 = np.empty(size, np.int64)
+                            grow = 2 * (ncached + cnt)
+                            d2 = np.empty(grow, np.int64)
+                            g2 = np.empty(grow, np.int64)
+                            o2 = np.empty(grow, np.int64)
                             d2[:ncached] = cdelta[:ncached]
                             g2[:ncached] = cgain[:ncached]
                             o2[:ncached] = coi[:ncached]
@@ -310,17 +280,7 @@ def sweep(layers: np.ndarray, ub: np.ndarray, decks: int, nsig: int, ntags: int,
                     cache_start[ck] = start
                     cache_len[ck] = ncached - start
                 st = cache_start[ck]
-                ln = cache_len[ck]
-                if nc + ln > cand_k.shape[0]:
-                    size = 2 * (nc + ln)
-                    k2 = np.empty(size, np.int64)
-                    v2 = np.empty(size, np.int64)
-                    l2 = np.empty(size, np.int64)
-                    k2[:nc] = cand_k[:nc]
-                    v2[:nc] = cand_v[:nc]
-                    l2[:nc] = cand_l[:nc]
-                    cand_k, cand_v, cand_l = k2, v2, l2
-                for j in range(st, st + ln):
+                for j in range(st, st + cache_len[ck]):
                     nk = key + cdelta[j]
                     if last:
                         grp = nk // gm % 45
@@ -328,24 +288,72 @@ def sweep(layers: np.ndarray, ub: np.ndarray, decks: int, nsig: int, ntags: int,
                             if not group_ok[grp]:
                                 continue
                             nk -= grp * gm
-                    cand_k[nc] = nk
-                    cand_v[nc] = v + cgain[j]
-                    cand_l[nc] = key * 1024 + coi[j]
-                    nc += 1
-            keys, vals, links, n = _dedupe(cand_k, cand_v, cand_l, nc, record)
+                    nv = v + cgain[j]
+                    # new[nk] = max(new.get(nk), nv), the first best kept (and its link)
+                    hmask = (1 << hbits) - 1
+                    h = ((nk * _HASH) >> (64 - hbits)) & hmask
+                    while True:
+                        slot = hslots[h]
+                        if slot < 0:
+                            break
+                        if nkeys[slot] == nk:
+                            break
+                        h = (h + 1) & hmask
+                    if slot >= 0:
+                        if nv > nvals[slot]:
+                            nvals[slot] = nv
+                            nlinks[slot] = key * 1024 + coi[j]
+                        continue
+                    if count == nkeys.shape[0]:
+                        grow = 2 * count
+                        k2 = np.empty(grow, np.int64)
+                        v2 = np.empty(grow, np.int64)
+                        l2 = np.empty(grow, np.int64)
+                        s2 = np.empty(grow, np.int64)
+                        k2[:count] = nkeys[:count]
+                        v2[:count] = nvals[:count]
+                        l2[:count] = nlinks[:count]
+                        nkeys, nvals, nlinks, nslot = k2, v2, l2, s2
+                    if 2 * (count + 1) > (1 << hbits):  # rehash, twice the size
+                        hbits += 1
+                        hslots = np.full(1 << hbits, -1, np.int64)
+                        hmask = (1 << hbits) - 1
+                        for r in range(count):
+                            h2 = ((nkeys[r] * _HASH) >> (64 - hbits)) & hmask
+                            while hslots[h2] >= 0:
+                                h2 = (h2 + 1) & hmask
+                            hslots[h2] = r
+                            nslot[r] = h2
+                        h = ((nk * _HASH) >> (64 - hbits)) & hmask
+                        while hslots[h] >= 0:
+                            h = (h + 1) & hmask
+                    hslots[h] = count
+                    nslot[count] = h
+                    nkeys[count] = nk
+                    nvals[count] = nv
+                    nlinks[count] = key * 1024 + coi[j]
+                    count += 1
+            for j in range(count):
+                hslots[nslot[j]] = -1
             if not trivial:
-                if n > (2 if last else 64):
-                    keys, vals, links, n = _pareto(keys, vals, links, n, record, sm, wb,
-                                                   info_ind, info_mask, info_strength, wby,
-                                                   head)
-                if n > state_cap:
+                if count > (2 if last else 64):
+                    count = _pareto(nkeys, nvals, nlinks, count, record, sm, wb, info_ind,
+                                    info_mask, info_strength, wby, head)
+                if count > state_cap:
                     capped = True
-                    order = np.argsort(-vals[:n], kind="mergesort")[:state_cap]
-                    keys = keys[order]
-                    vals = vals[order]
-                    if record:
-                        links = links[order]
-                    n = state_cap
+                    order = np.argsort(-nvals[:count], kind="mergesort")[:state_cap]
+                    nkeys[:state_cap] = nkeys[order]
+                    nvals[:state_cap] = nvals[order]
+                    nlinks[:state_cap] = nlinks[order]
+                    count = state_cap
+            # the new states become the states (the buffers swap)
+            keys, nkeys = nkeys, keys
+            vals, nvals = nvals, vals
+            n = count
+            if nkeys.shape[0] < nlinks.shape[0]:  # the buffers of the next layer
+                nkeys = np.empty(nlinks.shape[0], np.int64)
+                nvals = np.empty(nlinks.shape[0], np.int64)
+            links = nlinks
             layer = p * 4 + s
             if record:
                 if npar + n > pkeys.shape[0]:
@@ -421,8 +429,9 @@ def run_sweep(layers: list[list[tuple[int, int, int, int, int, int, int, bool, i
               ) -> tuple[int, int, bool, list[dict[int, int]] | None] | None:
     """One sweep: (value, end key, capped, parents) or None, as ``solver._sweep``."""
     sig_lens, sig_len, sig_index, closable, group_ok, ind, mask, strength = _tables(decks)
+    flat = np.fromiter(chain.from_iterable(chain.from_iterable(layers)), np.int64, 560)
     found, value, end, capped, path = sweep(
-        np.array(layers, np.int64), np.array(ub, np.int64), decks, len(sig_len), ntags, wtot,
+        flat.reshape(14, 4, 10), np.array(ub, np.int64), decks, len(sig_len), ntags, wtot,
         forced, jv, base, bound, record, state_cap, sig_lens, sig_len, sig_index, closable,
         group_ok, ind, mask, strength, np.array(wby, np.int64))
     if not found:
