@@ -839,6 +839,10 @@ class _Search:
         tie = 0
         heap: list[tuple[int, int, _Node, _Inspection | None]] = [(0, 0, root, None)]
         first = True
+        # With table jokers the relaxed root (every table joker free) is the
+        # costliest sweep: the warm start comes first, and the root need only
+        # find plays at least as good (ties kept: the root's play wins them).
+        warm = self._warm(bound) if self.pr.table_jokers else None
         while heap:
             neg, _, node, seen = heapq.heappop(heap)
             if not first and -neg <= bound:
@@ -848,16 +852,21 @@ class _Search:
                     self.capped = True
                     break
                 spec, complete = self._spec(node)
-                res = self.sweep(spec, bound, record=True)
+                res = self.sweep(spec, warm.value - 1 if first and warm else bound, record=True)
                 if res is None:
+                    if first and warm is not None:
+                        best, bound = warm, warm.value
+                    first = False
                     continue
                 melds = self._melds(spec, res)
                 seen = self._inspect(spec, melds)
                 if complete or seen.value == res.value:
                     best, bound = _Found(res.value, spec, res, melds), res.value
+                    first = False
                     continue
                 if first:
-                    warm = self._warm(bound)
+                    if warm is None and not self.pr.table_jokers:
+                        warm = self._warm(bound)
                     if warm is not None:
                         best, bound = warm, warm.value
                 tie += 1
