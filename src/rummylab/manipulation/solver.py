@@ -1130,7 +1130,7 @@ def may_play(
     >>> from rummylab.manipulation.table import parse_table
     >>> may_play(parse_table("7h 8h 9h", 1), parse_cards("2c Jh"))
     False
-    >>> may_play(parse_table("7h 8h 9h", 1), parse_cards("2c Jh Jk"))
+    >>> may_play(parse_table("7h 8h 9h", 1), parse_cards("2c Jh Jk", jokers=True))
     True
     """
     cards = list(hand)
