@@ -176,7 +176,7 @@ def sweep(layers: np.ndarray, ub: np.ndarray, decks: int, nsig: int, ntags: int,
           sig_lens: np.ndarray, sig_len: np.ndarray, sig_index: np.ndarray,
           closable: np.ndarray, group_ok: np.ndarray, info_ind: np.ndarray,
           info_mask: np.ndarray, info_strength: np.ndarray,
-          wby: np.ndarray) -> tuple[int, int, int, bool, np.ndarray]:
+          wby: np.ndarray, mid_pareto: int) -> tuple[int, int, int, bool, np.ndarray]:
     """``solver._sweep``: (found, value, end key, capped, the parent links of
     the best final state, one per layer, if ``record``)."""
     wb = wtot + 1
@@ -336,7 +336,7 @@ def sweep(layers: np.ndarray, ub: np.ndarray, decks: int, nsig: int, ntags: int,
             for j in range(count):
                 hslots[nslot[j]] = -1
             if not trivial:
-                if count > (2 if last else 64):
+                if count > (2 if last else mid_pareto):
                     count = _pareto(nkeys, nvals, nlinks, count, record, sm, wb, info_ind,
                                     info_mask, info_strength, wby, head)
                 if count > state_cap:
@@ -428,12 +428,14 @@ def run_sweep(layers: list[list[tuple[int, int, int, int, int, int, int, bool, i
               bound: int, record: bool, state_cap: int, wby: list[int]
               ) -> tuple[int, int, bool, list[dict[int, int]] | None] | None:
     """One sweep: (value, end key, capped, parents) or None, as ``solver._sweep``."""
+    from rummylab.manipulation import solver
+
     sig_lens, sig_len, sig_index, closable, group_ok, ind, mask, strength = _tables(decks)
     flat = np.fromiter(chain.from_iterable(chain.from_iterable(layers)), np.int64, 560)
     found, value, end, capped, path = sweep(
         flat.reshape(14, 4, 10), np.array(ub, np.int64), decks, len(sig_len), ntags, wtot,
         forced, jv, base, bound, record, state_cap, sig_lens, sig_len, sig_index, closable,
-        group_ok, ind, mask, strength, np.array(wby, np.int64))
+        group_ok, ind, mask, strength, np.array(wby, np.int64), solver._MID_RANK_PARETO)
     if not found:
         return None
     parents = None

@@ -84,6 +84,9 @@ _CARD_WEIGHT = 4096  # value = cards * 4096 + points (objective "cards")
 _ACE, _KING, _QUEEN = 0, 12, 11
 _HIGH = 13  # the position of a high ace
 _NO_CAP = 1 << 30
+# a sweep drops dominated states after each rank, and after a suit once it
+# holds more than this many (the kernel does the same: the same plays)
+_MID_RANK_PARETO = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -440,8 +443,8 @@ def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | N
                         new[nk] = nv
                         if record:
                             par[nk] = key * 1024 + oi
-            # dominance pays at the end of a rank; mid-rank only when states pile up
-            if len(new) > (2 if last else 64):
+            # dominance pays at the end of a rank; mid-rank once states pile up
+            if len(new) > (2 if last else _MID_RANK_PARETO):
                 new = _pareto(new, sm, wb, forced, info)
             if len(new) > state_cap:
                 capped = True
@@ -584,7 +587,8 @@ def _rebuild(spec: _Spec, res: _Result, required: list[list[TableCard]]) -> list
             # the hand's; the two ace positions share the table's
             pool = pools[x]
             items = [pool.pop() if pool else (x, x) for _ in range(req + kopt)]
-            items += [(JOKER, x)] * kw
+            if kw:
+                items += [(JOKER, x)] * kw
             mask, new = divmod(detail, 4)
             seqs = open_seqs[s]
             nxt: list[list[TableCard]] = []
@@ -603,9 +607,11 @@ def _rebuild(spec: _Spec, res: _Result, required: list[list[TableCard]]) -> list
             if high:
                 melds.extend(tuple(seq) for seq in nxt)
                 nxt = []
-            nxt.sort(key=lambda q: min(len(q), 3))
+            elif len(nxt) > 1:
+                nxt.sort(key=lambda q: min(len(q), 3))
             open_seqs[s] = nxt
-        melds.extend(_split_groups(groups))
+        if groups[0] or groups[1] or groups[2] or groups[3]:
+            melds.extend(_split_groups(groups))
     out: list[Meld] = []
     for meld in melds:
         if len(meld) == 14:  # A-...-K-A: two sequences (a sequence holds each rank once)
