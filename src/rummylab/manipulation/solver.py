@@ -60,6 +60,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, combinations_with_replacement
+from operator import itemgetter
 from types import ModuleType
 from typing import Literal
 
@@ -277,10 +278,13 @@ class _Spec:
         hand_jokers = max(0, self.jokers - self.forced) * self.joker_value
         ub[14] = hand_jokers
         for p in range(13, -1, -1):
-            ub[p] = ub[p + 1] + sum(
-                lay[8] * min(max(0, min(lay[1], lay[2] - lay[0]) - lay[3]), lay[4])
-                for lay in out[p]
-            )
+            total = ub[p + 1]
+            for req, opt, cap, zf, vcap, _, _, _, unit, _ in out[p]:
+                # the most optional copies valued: min(opt, cap - req) - zf, at most vcap
+                k = (opt if opt < cap - req else cap - req) - zf
+                if k > 0:
+                    total += unit * (k if k < vcap else vcap)
+            ub[p] = total
         return out, ub
 
 
@@ -632,7 +636,10 @@ def _split_groups(by_suit: list[list[TableCard]]) -> list[Meld]:
             # a suit's two copies go to different groups, others to the smaller group
             target = groups[i] if len(cards) == 2 else min(groups, key=len)
             target.append(tc)
-    return [tuple(sorted(g, key=lambda tc: (tc[1], tc[0]))) for g in groups]
+    return [tuple(sorted(g, key=_BY_IDENTITY)) for g in groups]
+
+
+_BY_IDENTITY = itemgetter(1, 0)
 
 
 # --- the problem and the search -------------------------------------------------------

@@ -148,7 +148,8 @@ def check_pack(table: Table, decks: int, extra: Iterable[Card] = ()) -> None:
     count: Counter[Card] = Counter()
     for meld in table:
         for card, stands_for in meld:
-            _check_table_card(card, stands_for)
+            if card != stands_for or not 0 <= card < 52:  # a joker, or a bad card
+                _check_table_card(card, stands_for)
             count[card] += 1
     where = "on the table"
     for card in extra:
@@ -211,7 +212,8 @@ def check_meld(meld: Meld) -> None:
     rummylab.manipulation.table.TableError: 4h 5h 7h: gap: 6h missing between 5h and 7h (a sequence is consecutive, §4.5)
     """
     for card, stands_for in meld:
-        _check_table_card(card, stands_for)
+        if card != stands_for or not 0 <= card < 52:  # a joker, or a bad card
+            _check_table_card(card, stands_for)
     if len(meld) >= 3 and _plainly_legal(meld):
         return
     text = meld_str(meld)
