@@ -112,14 +112,16 @@ def suit_options(out: np.ndarray, keypos: np.ndarray, sig_lens: np.ndarray,
 @_jit
 def _pareto(keys: np.ndarray, vals: np.ndarray, links: np.ndarray, n: int, record: bool,
             sm: int, wb: int, info_ind: np.ndarray, info_mask: np.ndarray,
-            info_strength: np.ndarray, wby: np.ndarray, head: np.ndarray) -> int:
+            info_strength: np.ndarray, wby: np.ndarray, head: np.ndarray,
+            scratch: np.ndarray) -> int:
     """``solver._pareto`` in place: the undominated states first, in its
     order; returns their count. ``head`` is scratch (rest -> last kept
-    index + 1), zero on entry and on return."""
-    order_key = np.empty(n, np.int64)
-    inds = np.empty(n, np.int64)
-    masks = np.empty(n, np.int64)
-    rests = np.empty(n, np.int64)
+    index + 1), zero on entry and on return; so is ``scratch`` (9 rows of
+    at least ``n``)."""
+    order_key = scratch[0]
+    inds = scratch[1]
+    masks = scratch[2]
+    rests = scratch[3]
     for i in range(n):
         key = keys[i]
         code = key // sm
@@ -129,13 +131,13 @@ def _pareto(keys: np.ndarray, vals: np.ndarray, links: np.ndarray, n: int, recor
         masks[i] = info_mask[code] | wby[w]
         rests[i] = rest // wb
         order_key[i] = -vals[i] * 2048 + (w - info_strength[code] * 8 + 1024)
-    order = np.argsort(order_key, kind="mergesort")
-    kept_ind = np.empty(n, np.int64)
-    kept_next = np.empty(n, np.int64)
+    order = np.argsort(order_key[:n], kind="mergesort")
+    kept_ind = scratch[4]
+    kept_next = scratch[5]
     nk = 0
-    okeys = np.empty(n, np.int64)
-    ovals = np.empty(n, np.int64)
-    olinks = np.empty(n if record else 0, np.int64)
+    okeys = scratch[6]
+    ovals = scratch[7]
+    olinks = scratch[8]
     count = 0
     for j in range(n):
         i = order[j]
@@ -194,6 +196,7 @@ def sweep(layers: np.ndarray, ub: np.ndarray, decks: int, nsig: int, ntags: int,
     opts = np.empty((512, 6), np.int64)
     keypos = np.zeros((16, 8, 16), np.int64)
     head = np.zeros(45 * 9**ntags, np.int64)
+    scratch = np.empty((9, 256), np.int64)
     ncache = nsig * wb * 9
     cache_start = np.empty(ncache, np.int64)
     cache_len = np.empty(ncache, np.int64)
@@ -337,8 +340,10 @@ def sweep(layers: np.ndarray, ub: np.ndarray, decks: int, nsig: int, ntags: int,
                 hslots[nslot[j]] = -1
             if not trivial:
                 if count > (2 if last else mid_pareto):
+                    if scratch.shape[1] < count:
+                        scratch = np.empty((9, 2 * count), np.int64)
                     count = _pareto(nkeys, nvals, nlinks, count, record, sm, wb, info_ind,
-                                    info_mask, info_strength, wby, head)
+                                    info_mask, info_strength, wby, head, scratch)
                 if count > state_cap:
                     capped = True
                     order = np.argsort(-nvals[:count], kind="mergesort")[:state_cap]
