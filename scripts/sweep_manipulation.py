@@ -20,6 +20,7 @@ Exits 1 on any disagreement.
 
     python scripts/sweep_manipulation.py --n 20000
     python scripts/sweep_manipulation.py --n 500 --seed 3
+    python scripts/sweep_manipulation.py --n 2000 --accel off   # pure Python (on: numba)
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]
 
 from rummylab.cards import cards_str  # noqa: E402
+from rummylab.manipulation import solver  # noqa: E402
 from rummylab.manipulation.solver import arrange_with, best_play  # noqa: E402
 from rummylab.manipulation.table import check_move, table_str  # noqa: E402
 from test_manipulation_solver import (  # noqa: E402
@@ -57,7 +59,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=2000, help="positions to check")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--accel", choices=("auto", "on", "off"), default="auto",
+                    help="the solver's numba kernel: auto (when installed), on (required), off")
     args = ap.parse_args(argv)
+    accel = solver.use_accelerator(None if args.accel == "auto" else args.accel == "on")
+    if args.accel == "on" and not accel:
+        print("numba is not installed: pip install numba (or the extra rummylab[fast])")
+        return 2
     try:
         import highspy  # noqa: F401
     except ImportError:
@@ -72,7 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     worst = (0.0, "")
     start = time.perf_counter()
     step = max(1, args.n // 20)
-    print(f"sweep: {args.n} positions, seed {args.seed}", flush=True)
+    print(f"sweep: {args.n} positions, seed {args.seed}, solver path: "
+          f"{'numba kernel' if accel else 'pure Python'}", flush=True)
     for i in range(args.n):
         r = rng.random()
         group = GROUPS[-1]

@@ -35,7 +35,13 @@ from typing import Any, ClassVar, Self
 from rummylab.cards import JOKER, Card, card_str, cards_str, check_deck_order, parse_cards
 from rummylab.errors import CardError, IllegalActionError
 from rummylab.game import TERMINAL, Event, State
-from rummylab.manipulation.solver import Play, arrange_with, best_play
+from rummylab.manipulation.solver import (
+    Play,
+    arrange_with,
+    best_play,
+    may_play,
+    quick_play,
+)
 from rummylab.manipulation.table import (
     Table,
     TableError,
@@ -278,9 +284,26 @@ class ManipulationState(State):
             out.append(KNOCK)
         if self._phase in (AFTER_MELD, FINAL) or self._draws >= 3 or not self._pile:
             out.append(PASS)
-        if self._can_meld() and self.best() is not None:
+        if self._can_meld() and self._some_play():
             out.append(MELD_BEST)
         return out
+
+    def _some_play(self) -> bool:
+        """Is there a play at all? A necessary condition (``may_play``) and a
+        simple play (a lay-off or a new meld of three, ``quick_play``) answer
+        most turns without solving; otherwise the best play is computed
+        (and cached for ``meld best``). Exact either way."""
+        seat = self._to_act
+        if self._best is False:
+            first_only = self._first_only(seat)
+            hand = self._hands[seat]
+            if not may_play(self._table, hand, first_meld_from_hand_only=first_only):
+                self._best = None
+                return False
+            if quick_play(self._table, hand, self.num_decks,
+                          first_meld_from_hand_only=first_only) is not None:
+                return True
+        return self.best() is not None
 
     def action_to_string(self, action: int) -> str:
         if action not in _NAMES:

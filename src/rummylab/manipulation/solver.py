@@ -55,10 +55,13 @@ two-deck tables can need many); the play is then legal but reported with
 from __future__ import annotations
 
 import heapq
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, combinations_with_replacement
+from operator import itemgetter
+from types import ModuleType
 from typing import Literal
 
 from rummylab.cards import CARD_POINTS, JOKER, Card, card_str
@@ -68,6 +71,7 @@ from rummylab.manipulation.table import (
     Table,
     TableCard,
     TableError,
+    check_meld,
     check_pack,
     check_table,
 )
@@ -81,6 +85,9 @@ _CARD_WEIGHT = 4096  # value = cards * 4096 + points (objective "cards")
 _ACE, _KING, _QUEEN = 0, 12, 11
 _HIGH = 13  # the position of a high ace
 _NO_CAP = 1 << 30
+# a sweep drops dominated states after each rank, and after a suit once it
+# holds more than this many (the kernel does the same: the same plays)
+_MID_RANK_PARETO = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,11 +278,46 @@ class _Spec:
         hand_jokers = max(0, self.jokers - self.forced) * self.joker_value
         ub[14] = hand_jokers
         for p in range(13, -1, -1):
-            ub[p] = ub[p + 1] + sum(
-                lay[8] * min(max(0, min(lay[1], lay[2] - lay[0]) - lay[3]), lay[4])
-                for lay in out[p]
-            )
+            total = ub[p + 1]
+            for req, opt, cap, zf, vcap, _, _, _, unit, _ in out[p]:
+                # the most optional copies valued: min(opt, cap - req) - zf, at most vcap
+                k = (opt if opt < cap - req else cap - req) - zf
+                if k > 0:
+                    total += unit * (k if k < vcap else vcap)
+            ub[p] = total
         return out, ub
+
+
+# --- the optional accelerator ---------------------------------------------------------
+
+_accel: ModuleType | Literal[False] | None = None  # None: not decided yet; False: off
+
+
+def use_accelerator(on: bool | None = None) -> bool:
+    """Switch the numba kernel of the sweep on or off, and say whether it is on.
+
+    The default (``on=None``): on if numba is importable (``pip install
+    'rummylab[fast]'``) and the environment variable ``RUMMYLAB_ACCEL`` is
+    not ``0``. Both paths find the same play, tie for tie; only the speed
+    differs. Asking for it when numba is missing leaves it off.
+    """
+    global _accel
+    if on is None:
+        on = os.environ.get("RUMMYLAB_ACCEL", "1").strip() not in ("0", "false", "no", "off")
+    _accel = False
+    if on:
+        try:
+            from rummylab.manipulation import _kernel
+        except ImportError:
+            return False
+        _accel = _kernel
+    return _accel is not False
+
+
+def _kernel() -> ModuleType | None:
+    if _accel is None:
+        use_accelerator()
+    return _accel or None
 
 
 @dataclass(slots=True)
@@ -297,8 +339,17 @@ def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | N
     hand jokers placed so far.
     """
     decks = spec.decks
-    nsig = len(_SIGMAS[decks])
     layers, ub = spec.layers()
+    kernel = _kernel()
+    if kernel is not None and spec.jokers < 15:
+        got = kernel.run_sweep(
+            layers, ub, decks, len(spec.tagged()), spec.jokers, spec.forced, spec.joker_value,
+            spec.base, bound, record, state_cap, _joker_dominators(spec.jokers + 1, spec.forced))
+        if got is None:
+            return None
+        value, end_key, was_capped, links = got
+        return _Result(value, end_key, links, was_capped)
+    nsig = len(_SIGMAS[decks])
     wb = spec.jokers + 1
     gm = wb
     tm = 45 * wb  # tag digits
@@ -396,8 +447,8 @@ def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | N
                         new[nk] = nv
                         if record:
                             par[nk] = key * 1024 + oi
-            # dominance pays at the end of a rank; mid-rank only when states pile up
-            if len(new) > (2 if last else 64):
+            # dominance pays at the end of a rank; mid-rank once states pile up
+            if len(new) > (2 if last else _MID_RANK_PARETO):
                 new = _pareto(new, sm, wb, forced, info)
             if len(new) > state_cap:
                 capped = True
@@ -436,19 +487,19 @@ def _pareto(states: dict[int, int], sm: int, wb: int, forced: int,
     among equal values; the jokers' bits are added from bit 40."""
     kept_by_rest: dict[int, list[int]] = {}
     out: dict[int, int] = {}
-
     wby = _joker_dominators(wb, forced)
-
-    def order(kv: tuple[int, int]) -> tuple[int, int]:
-        return (-kv[1], -info[kv[0] // sm][2] * 8 + kv[0] % wb)
-
-    for key, v in sorted(states.items(), key=order):
+    # the order: higher values first, then (among equal values) the stronger
+    # sigs and fewer jokers, so that a dominator comes before what it drops
+    # (and the order of the states otherwise)
+    rows = []
+    for i, (key, v) in enumerate(states.items()):
         code, rest = divmod(key, sm)
-        ind, mask, _ = info[code]
+        ind, mask, strength = info[code]
         w = rest % wb
-        ind |= 1 << (40 + w)
-        mask |= wby[w]
-        rest //= wb
+        rows.append((-v, w - strength * 8, i, key, v, ind | 1 << (40 + w), mask | wby[w],
+                     rest // wb))
+    rows.sort()
+    for _, _, _, key, v, ind, mask, rest in rows:
         kept = kept_by_rest.get(rest)
         if kept is None:
             kept_by_rest[rest] = [ind]
@@ -524,6 +575,10 @@ def _rebuild(spec: _Spec, res: _Result, required: list[list[TableCard]]) -> list
             lay = layers[p][s]
             req, opt, cap, zf, vcap, wmin, wmax, high, _, tag = lay
             room = min(wmax, spec.jokers - w)
+            if not req and not opt and not room:  # nothing placed: the open sequences end
+                melds.extend(tuple(seq) for seq in open_seqs[s])
+                open_seqs[s] = []
+                continue
             if tag >= 0 and high:
                 digit = old // (tm * 9**tag) % 9
                 opts = _suit_options(decks, sig, req, opt, cap, zf, max(0, vcap - digit),
@@ -536,7 +591,8 @@ def _rebuild(spec: _Spec, res: _Result, required: list[list[TableCard]]) -> list
             # the hand's; the two ace positions share the table's
             pool = pools[x]
             items = [pool.pop() if pool else (x, x) for _ in range(req + kopt)]
-            items += [(JOKER, x)] * kw
+            if kw:
+                items += [(JOKER, x)] * kw
             mask, new = divmod(detail, 4)
             seqs = open_seqs[s]
             nxt: list[list[TableCard]] = []
@@ -555,9 +611,11 @@ def _rebuild(spec: _Spec, res: _Result, required: list[list[TableCard]]) -> list
             if high:
                 melds.extend(tuple(seq) for seq in nxt)
                 nxt = []
-            nxt.sort(key=lambda q: min(len(q), 3))
+            elif len(nxt) > 1:
+                nxt.sort(key=lambda q: min(len(q), 3))
             open_seqs[s] = nxt
-        melds.extend(_split_groups(groups))
+        if groups[0] or groups[1] or groups[2] or groups[3]:
+            melds.extend(_split_groups(groups))
     out: list[Meld] = []
     for meld in melds:
         if len(meld) == 14:  # A-...-K-A: two sequences (a sequence holds each rank once)
@@ -578,7 +636,10 @@ def _split_groups(by_suit: list[list[TableCard]]) -> list[Meld]:
             # a suit's two copies go to different groups, others to the smaller group
             target = groups[i] if len(cards) == 2 else min(groups, key=len)
             target.append(tc)
-    return [tuple(sorted(g, key=lambda tc: (tc[1], tc[0]))) for g in groups]
+    return [tuple(sorted(g, key=_BY_IDENTITY)) for g in groups]
+
+
+_BY_IDENTITY = itemgetter(1, 0)
 
 
 # --- the problem and the search -------------------------------------------------------
@@ -791,6 +852,10 @@ class _Search:
         tie = 0
         heap: list[tuple[int, int, _Node, _Inspection | None]] = [(0, 0, root, None)]
         first = True
+        # With table jokers the relaxed root (every table joker free) is the
+        # costliest sweep: the warm start comes first, and the root need only
+        # find plays at least as good (ties kept: the root's play wins them).
+        warm = self._warm(bound) if self.pr.table_jokers else None
         while heap:
             neg, _, node, seen = heapq.heappop(heap)
             if not first and -neg <= bound:
@@ -800,16 +865,21 @@ class _Search:
                     self.capped = True
                     break
                 spec, complete = self._spec(node)
-                res = self.sweep(spec, bound, record=True)
+                res = self.sweep(spec, warm.value - 1 if first and warm else bound, record=True)
                 if res is None:
+                    if first and warm is not None:
+                        best, bound = warm, warm.value
+                    first = False
                     continue
                 melds = self._melds(spec, res)
                 seen = self._inspect(spec, melds)
                 if complete or seen.value == res.value:
                     best, bound = _Found(res.value, spec, res, melds), res.value
+                    first = False
                     continue
                 if first:
-                    warm = self._warm(bound)
+                    if warm is None and not self.pr.table_jokers:
+                        warm = self._warm(bound)
                     if warm is not None:
                         best, bound = warm, warm.value
                 tie += 1
@@ -1051,6 +1121,140 @@ def best_play(
     played.sort()
     points = sum(CARD_POINTS[c] for c in played)
     return Play(tuple(played), new_table, points, len(played), not search.capped)
+
+
+def may_play(
+    table: Table,
+    hand: Iterable[Card],
+    *,
+    first_meld_from_hand_only: bool = False,
+) -> bool:
+    """False only if no play exists: no hand card could be in any meld.
+
+    A played card ends in a meld of at least three cards of the table and
+    the hand: a group (two more suits of its rank) or a sequence (three
+    consecutive cards of its suit around it), jokers filling any gap. This
+    asks that much of each hand card, and nothing else (the representation
+    cap, D-16 and the rest of the table are ignored), so it is a necessary
+    condition; with ``quick_play`` (a sufficient one) the engine settles
+    most turns without solving.
+
+    >>> from rummylab.cards import parse_cards
+    >>> from rummylab.manipulation.table import parse_table
+    >>> may_play(parse_table("7h 8h 9h", 1), parse_cards("2c Jh"))
+    False
+    >>> may_play(parse_table("7h 8h 9h", 1), parse_cards("2c Jh Jk", jokers=True))
+    True
+    """
+    cards = list(hand)
+    naturals = [c for c in cards if 0 <= c < 52]
+    jokers = len(cards) - len(naturals)
+    if jokers:
+        return True  # a hand joker joins almost anything: the solver decides
+    present = [False] * 52
+    for c in naturals:
+        present[c] = True
+    if not first_meld_from_hand_only:
+        for meld in table:
+            for card, _ in meld:
+                if card == JOKER:
+                    jokers += 1
+                else:
+                    present[card] = True
+    for c in naturals:
+        r, s = c % 13, c // 13
+        others = sum(1 for t in range(4) if t != s and present[t * 13 + r])
+        if others + jokers >= 2:
+            return True
+        p = r + 1  # positions 1 (low ace) .. 14 (high ace)
+        for q in range(p - 2, p + 1):  # windows q, q+1, q+2 holding p
+            if q < 1 or q + 2 > 14:
+                continue
+            missing = sum(1 for x in range(q, q + 3)
+                          if x != p and not present[s * 13 + (x - 1) % 13])
+            if missing <= jokers:
+                return True
+        if r == _ACE and (present[s * 13 + _QUEEN] + present[s * 13 + _KING]) + jokers >= 2:
+            return True  # the ace high: Q-K-A
+    return False
+
+
+def quick_play(
+    table: Table,
+    hand: Iterable[Card],
+    decks: int,
+    *,
+    first_meld_from_hand_only: bool = False,
+) -> tuple[tuple[Card, ...], Table] | None:
+    """A simple legal play if there is one: a hand card laid off on a meld
+    (a group's missing suit, a sequence's next card at either end; a hand
+    joker declared as such a card) or a new meld of three hand naturals;
+    else None (which does not mean that no play exists: ``best_play`` may
+    still rearrange the table).
+
+    Cheap (no search), and exact when it answers: every other meld stands
+    as it is, no joker moves, and the changed meld and the representation
+    cap (D-24) are checked. The engine uses it to show ``meld best`` without
+    solving. Returns the cards played and the new table.
+
+    >>> from rummylab.cards import parse_cards, cards_str
+    >>> from rummylab.manipulation.table import parse_table, table_str
+    >>> played, new = quick_play(parse_table("7h 8h 9h", 1), parse_cards("2c Th"), 1)
+    >>> cards_str(played), table_str(new)
+    ('Th', '7h 8h 9h Th')
+    >>> quick_play(parse_table("7h 8h 9h", 1), parse_cards("2c Jh"), 1) is None
+    True
+    """
+    cards = list(hand)
+    naturals = sorted({c for c in cards if 0 <= c < 52})
+    joker = JOKER in cards
+    have = set(naturals)
+    count = [0] * 52
+    for meld in table:
+        for _, f in meld:
+            count[f] += 1
+
+    def legal(meld: Meld) -> bool:
+        try:
+            check_meld(meld)
+        except TableError:
+            return False
+        return True
+
+    if not first_meld_from_hand_only:
+        for i, meld in enumerate(table):
+            ids = {f for _, f in meld}
+            ranks = {f % 13 for f in ids}
+            wanted: list[Card] = []
+            if len(ranks) == 1:  # a group: the suits it lacks
+                r = next(iter(ranks))
+                wanted = [s * 13 + r for s in range(4) if s * 13 + r not in ids]
+            else:  # a sequence: the card before and after (1 = low ace .. 14 = high ace)
+                s = next(iter(ids)) // 13
+                high = _ACE in ranks and _KING in ranks and 1 not in ranks
+                pos = [14 if high and f % 13 == _ACE else f % 13 + 1 for f in ids]
+                wanted = [s * 13 + (q - 1) % 13 for q in (min(pos) - 1, max(pos) + 1)
+                          if 1 <= q <= 14]
+            for c in wanted:
+                if count[c] < decks and (c in have or joker):
+                    card = c if c in have else JOKER  # a hand joker declared as c
+                    new_meld = (*meld, (card, c))
+                    if legal(new_meld):
+                        return (card,), (*table[:i], new_meld, *table[i + 1:])
+    for c in naturals:  # a new meld of three: a group of c's rank or a sequence from c
+        if count[c] >= decks:
+            continue
+        r, s = c % 13, c // 13
+        group = [t * 13 + r for t in range(4)
+                 if t * 13 + r in have and count[t * 13 + r] < decks]
+        candidates = [group[:3]] if len(group) >= 3 else []
+        candidates.append([s * 13 + (r + k) % 13 for k in range(3)] if r <= 11 else [])
+        for cards in candidates:
+            if len(cards) == 3 and all(x in have and count[x] < decks for x in cards):
+                new_meld = tuple((x, x) for x in cards)
+                if legal(new_meld):
+                    return tuple(sorted(cards)), (*table, new_meld)
+    return None
 
 
 def arrange(

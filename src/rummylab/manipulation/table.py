@@ -148,7 +148,8 @@ def check_pack(table: Table, decks: int, extra: Iterable[Card] = ()) -> None:
     count: Counter[Card] = Counter()
     for meld in table:
         for card, stands_for in meld:
-            _check_table_card(card, stands_for)
+            if card != stands_for or not 0 <= card < 52:  # a joker, or a bad card
+                _check_table_card(card, stands_for)
             count[card] += 1
     where = "on the table"
     for card in extra:
@@ -211,7 +212,10 @@ def check_meld(meld: Meld) -> None:
     rummylab.manipulation.table.TableError: 4h 5h 7h: gap: 6h missing between 5h and 7h (a sequence is consecutive, §4.5)
     """
     for card, stands_for in meld:
-        _check_table_card(card, stands_for)
+        if card != stands_for or not 0 <= card < 52:  # a joker, or a bad card
+            _check_table_card(card, stands_for)
+    if len(meld) >= 3 and _plainly_legal(meld):
+        return
     text = meld_str(meld)
     if len(meld) < 3:
         raise TableError(f"{text}: too short: a meld has at least 3 cards (§4.5)")
@@ -258,6 +262,24 @@ def check_meld(meld: Meld) -> None:
         if max(r for r in ranks if r) >= 7:
             low = high
     raise TableError(f"{text}: {_gap_text(suit_char, low)} (a sequence is consecutive, §4.5)")
+
+
+def _plainly_legal(meld: Meld) -> bool:
+    """The quick yes of ``check_meld`` (which explains every no): a group of
+    distinct suits, or a sequence of one suit and distinct consecutive ranks
+    with the ace low or high."""
+    ids = [f for _, f in meld]
+    ranks = {f % 13 for f in ids}
+    if len(set(ids)) != len(ids):
+        return False
+    if len(ranks) == 1:
+        return True
+    if len({f // 13 for f in ids}) != 1 or len(ranks) != len(ids):
+        return False
+    if max(ranks) - min(ranks) == len(ranks) - 1:
+        return True
+    high = [r if r else 13 for r in ranks]  # the ace at 13, after the king
+    return 1 not in ranks and max(high) - min(high) == len(high) - 1
 
 
 def _cyclic_run(ranks: set[int]) -> bool:
