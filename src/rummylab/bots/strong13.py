@@ -10,10 +10,11 @@ of them; all of them when there are fewer kinds), where a draw that lets the
 seat go out counts as a bonus below zero. Then:
 
 - **discard**: the card whose remaining hand has the best lookahead, plus the
-  expected help the card gives the next player, the only one who can take it:
-  the next player's hand is sampled (the cards they took from the pile and
-  still hold, the rest drawn from the unseen cards) and the help is how much
-  taking the card would lower their least penalty;
+  help the card gives the next player, the only one who can take it: the
+  points it would save with the cards they took from the pile and still
+  hold, which show what they collect (sampling the rest of their hand
+  uniformly from the unseen cards measured worse: it charges every card
+  for the chance pairs of a random hand);
 - **draw**: take the discard when the best hand it makes has a better
   lookahead than the expected best hand after a draw from the stock (a
   sample of stock cards, each followed by its best discards);
@@ -79,7 +80,7 @@ def _can_add(multi: int, card: Card) -> bool:
 
 
 class StrongThirteenBot(Bot):
-    """Options: ``budget`` (unseen cards sampled per lookahead, default 12),
+    """Options: ``budget`` (unseen cards sampled per lookahead, default 24),
     ``seed``, ``out_bonus`` (points a going-out draw is worth below zero,
     default 8) and ``feed`` (weight of the help a discard gives the next
     player, default 0.5)."""
@@ -89,7 +90,7 @@ class StrongThirteenBot(Bot):
 
     def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):
         super().__init__(options, seed)
-        self.budget = _int_option(self.options, "budget", 12, 1)
+        self.budget = _int_option(self.options, "budget", 24, 1)
         if "seed" in self.options:
             seed = _int_option(self.options, "seed", 0, -(1 << 62))
         self._seed = 0 if seed is None else seed
@@ -196,32 +197,18 @@ class StrongThirteenBot(Bot):
         chosen = [c for _, _, c in pens if c not in wild][:width] or [c for _, _, c in pens][:1]
         return sorted((self.lookahead(multi_remove(hand, c), draws), c) for c in chosen)
 
-    def _next_player_help(self, obs: ThirteenObservation, cards: Sequence[Card],
-                          pool: Sequence[Card], rng: random.Random) -> dict[Card, float]:
-        """Expected penalty the next player saves by taking each card."""
+    def _next_player_help(self, obs: ThirteenObservation,
+                          cards: Sequence[Card]) -> dict[Card, float]:
+        """Points each card would save the next player (the only one who can
+        take it) with the cards they are known to hold: the ones they took
+        from the pile and kept, which show what they collect."""
         nxt = (obs.seat + 1) % obs.num_players
-        if obs.went_out is not None or self.feed == 0:
-            return dict.fromkeys(cards, 0.0)
         known = obs.known[nxt]
-        hidden = obs.hand_sizes[nxt] - known.bit_count()
-        samples = max(2, self.budget // 4)
-        help_ = dict.fromkeys(cards, 0.0)
-        pool = list(pool)
-        if hidden < 0 or hidden > len(pool):
-            return help_
-        for _ in range(samples):
-            hand = known
-            for c in rng.sample(pool, hidden):
-                hand = multi_add(hand, c)
-            base = self.penalty(hand)
-            for c in cards:
-                if not _can_add(hand, c):
-                    continue
-                # the best discard other than c (dropping c gives ``base``)
-                after = self.after_discard(multi_add(hand, c))
-                if after < base:
-                    help_[c] += (base - after + (self.out_bonus if after == 0 else 0)) / samples
-        return help_
+        if not known or obs.went_out is not None:
+            return dict.fromkeys(cards, 0.0)
+        base = self.penalty(known)
+        return {c: float(base + CARD_POINTS[c] - self.penalty(multi_add(known, c)))
+                if _can_add(known, c) else 0.0 for c in cards}
 
     # -- decisions -------------------------------------------------------------
     def act(self, observation: Any) -> int:
@@ -286,7 +273,7 @@ class StrongThirteenBot(Bot):
         outs = [a - GO_OUT_BASE for a in legal if a >= GO_OUT_BASE]
         cards = [a - DISCARD_BASE for a in legal if a < GO_OUT_BASE]
         if outs:
-            help_ = self._next_player_help(obs, outs, pool, rng)
+            help_ = self._next_player_help(obs, outs)
             card = min(outs, key=lambda c: (help_[c], -CARD_POINTS[c], c))
             return GO_OUT_BASE + card, f"go out, throwing {card_str(card)}"
         if obs.went_out is not None:
@@ -295,7 +282,7 @@ class StrongThirteenBot(Bot):
             return DISCARD_BASE + card, f"last turn: {card_str(card)} leaves the least ({pen})"
         draws = self._samples(pool, rng, self.budget)
         scored = self._best_keeps(hand, cards, draws, 6)
-        help_ = self._next_player_help(obs, [c for _, c in scored], pool, rng)
+        help_ = self._next_player_help(obs, [c for _, c in scored])
         value, card = min((v + self.feed * help_[c], c) for v, c in scored)
         reason = f"keeps the best outlook ({value:.1f} expected points after the next draw)"
         if help_[card]:
