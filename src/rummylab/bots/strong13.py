@@ -80,7 +80,7 @@ def _can_add(multi: int, card: Card) -> bool:
 
 
 class StrongThirteenBot(Bot):
-    """Options: ``budget`` (unseen cards sampled per lookahead, default 24),
+    """Options: ``budget`` (unseen cards sampled per lookahead, default 48),
     ``seed``, ``out_bonus`` (points a going-out draw is worth below zero,
     default 8) and ``feed`` (weight of the help a discard gives the next
     player, default 0.5)."""
@@ -90,7 +90,7 @@ class StrongThirteenBot(Bot):
 
     def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):
         super().__init__(options, seed)
-        self.budget = _int_option(self.options, "budget", 24, 1)
+        self.budget = _int_option(self.options, "budget", 48, 1)
         if "seed" in self.options:
             seed = _int_option(self.options, "seed", 0, -(1 << 62))
         self._seed = 0 if seed is None else seed
