@@ -9,8 +9,9 @@ A turn offers three choices, all made here from the seat's observation:
   seat's hand and the table; every other hand and the pile are hidden) and
   each sample is solved exactly. Each outcome is valued in round points: going
   out wins the other hands plus the out bonus, ending with a knockable hand
-  wins the other hands less the seat's own, anything else costs the points
-  left in hand. The seat draws again only when that is worth more on average.
+  wins the other hands less the seat's own, anything else costs ``hold``
+  times the points left in hand (a point kept is also a turn further from
+  knocking). The seat draws again only when that is worth more on average.
 - **knock.** A hand worth the knock limit or less is knocked at once (after
   the best meld, so it is as low as it gets) unless the undercut risk is too
   high: each other hand small enough to hold as few points is drawn from the
@@ -57,10 +58,11 @@ def _int_option(options: Mapping[str, str], key: str, default: int, low: int) ->
 class StrongManipulationBot(Bot):
     """Options: ``budget`` (second cards sampled when weighing a meld against
     another draw, default 4; 0 always melds), ``seed``, ``risk`` (largest
-    undercut probability to knock with, in percent, default 50)."""
+    undercut probability to knock with, in percent, default 50), ``hold`` (what
+    a point left in hand costs when the turn ends without a knock, default 3)."""
 
     name = "strong"
-    accepted_options = ("budget", "seed", "risk")
+    accepted_options = ("budget", "seed", "risk", "hold")
 
     def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):
         super().__init__(options, seed)
@@ -69,6 +71,7 @@ class StrongManipulationBot(Bot):
             seed = _int_option(self.options, "seed", 0, -(1 << 62))
         self._seed = 0 if seed is None else seed
         self.risk = _int_option(self.options, "risk", 50, 0) / 100
+        self.hold = _int_option(self.options, "hold", 3, 0)
         self._plays: dict[tuple[Table, tuple[Card, ...], int, bool], Play | None] = {}
 
     # -- the solver, memoized per position --------------------------------
@@ -108,7 +111,9 @@ class StrongManipulationBot(Bot):
             return others + int(obs.options["out_bonus"])
         if left <= int(obs.options["knock_limit"]):
             return others - (obs.num_players - 1) * left
-        return -float(left)
+        # a point kept in hand costs more than itself: it is also a turn
+        # further from knocking, when the knock may be another seat's
+        return -self.hold * left
 
     def undercut_risk(self, obs: ManipulationObservation, value: int,
                       pool: Sequence[Card], rng: random.Random, samples: int = 64) -> float:
