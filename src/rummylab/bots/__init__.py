@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rummylab.bots.base import Bot
+from rummylab.bots.levels_others import merge_levels as _merge_strong_others
 from rummylab.bots.random_bot import RandomBot
 from rummylab.bots.simple import SimpleGinBot
 from rummylab.bots.simple13 import SimpleThirteenBot
@@ -39,6 +40,8 @@ BOT_LEVELS: dict[str, dict[str, Callable[[dict[str, str], int | None], Bot]]] = 
         "gin3": lambda o, s: StrongGinBot(o, s),
     },
 }
+
+_merge_strong_others(BOT_LEVELS)
 
 
 def _simple_manipulation(options: dict[str, str], seed: int | None) -> Bot:

@@ -1,0 +1,290 @@
+"""A strong Three Thirteen strategy: one-draw lookahead over the unseen cards.
+
+The seat knows its hand, the discard pile and the cards each other seat took
+from the pile and still holds; every other card is *unseen* (in a hidden hand
+or in the stock) and, from the seat's point of view, equally likely to be the
+next card drawn from the stock. The bot values a hand held between turns by
+its *lookahead*: the expected least penalty after the next draw from the stock
+and the best discard, averaged over a sample of the unseen cards (``budget``
+of them; all of them when there are fewer kinds), where a draw that lets the
+seat go out counts as a bonus below zero. Then:
+
+- **discard**: the card whose remaining hand has the best lookahead, plus the
+  help the card gives the next player, the only one who can take it: the
+  points it would save with the cards they took from the pile and still
+  hold, which show what they collect (sampling the rest of their hand
+  uniformly from the unseen cards measured worse: it charges every card
+  for the chance pairs of a random hand);
+- **draw**: take the discard when the best hand it makes has a better
+  lookahead than the expected best hand after a draw from the stock (a
+  sample of stock cards, each followed by its best discards);
+- **go out** whenever possible, throwing the card least useful to the next
+  player; once another seat has gone out, only the penalty counts: the draw
+  and the discard that minimise it (the stock averaged over every unseen card).
+
+Every random choice comes from a generator seeded by the bot's seed and the
+observation, so a decision depends on what the seat saw, never on the hidden
+cards, and is the same every time.
+
+>>> from rummylab import new_state
+>>> state = new_state("three-thirteen", {"players": 3}, seed=2)
+>>> bot = StrongThirteenBot({"budget": "8"}, seed=1)
+>>> bot.act(state.observation(state.current_player())) in state.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rummylab.bots.base import Bot
+from rummylab.cards import CARD_POINTS, Card, card_str, multi_add, multi_cards, multi_remove
+from rummylab.errors import OptionError
+from rummylab.thirteen.game import (
+    DISCARD_BASE,
+    DRAW_STOCK,
+    GO_OUT_BASE,
+    TAKE_DISCARD,
+    ThirteenObservation,
+)
+from rummylab.thirteen.solver import penalty, penalty_after_discard
+
+_CACHE_MAX = 1 << 17
+
+
+def _int_option(options: Mapping[str, str], key: str, default: int, low: int) -> int:
+    if key not in options:
+        return default
+    try:
+        value = int(options[key])
+    except ValueError:
+        raise OptionError(f"bot option {key} must be an integer") from None
+    if value < low:
+        raise OptionError(f"bot option {key} must be at least {low}")
+    return value
+
+
+def _float_option(options: Mapping[str, str], key: str, default: float) -> float:
+    if key not in options:
+        return default
+    try:
+        return float(options[key])
+    except ValueError:
+        raise OptionError(f"bot option {key} must be a number") from None
+
+
+def _can_add(multi: int, card: Card) -> bool:
+    return not multi >> (52 + card) & 1
+
+
+class StrongThirteenBot(Bot):
+    """Options: ``budget`` (unseen cards sampled per lookahead, default 48),
+    ``seed``, ``out_bonus`` (points a going-out draw is worth below zero,
+    default 8) and ``feed`` (weight of the help a discard gives the next
+    player, default 0.5)."""
+
+    name = "strong"
+    accepted_options = ("budget", "seed", "out_bonus", "feed")
+
+    def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):
+        super().__init__(options, seed)
+        self.budget = _int_option(self.options, "budget", 48, 1)
+        if "seed" in self.options:
+            seed = _int_option(self.options, "seed", 0, -(1 << 62))
+        self._seed = 0 if seed is None else seed
+        self.out_bonus = _float_option(self.options, "out_bonus", 8.0)
+        self.feed = _float_option(self.options, "feed", 0.5)
+        self._pad: dict[int, int] = {}
+        self._pen: dict[int, int] = {}
+        self._round_key: tuple[int, bool] | None = None
+        # per decision
+        self._wr = 0
+        self._aw = False
+
+    # -- exact penalties, memoized for the round ---------------------------
+    def _setup(self, obs: ThirteenObservation) -> None:
+        key = (obs.wild_rank, bool(obs.options["natural_wild_sets"]))
+        if key != self._round_key or len(self._pad) + len(self._pen) > _CACHE_MAX:
+            self._pad.clear()
+            self._pen.clear()
+            self._round_key = key
+        self._wr, self._aw = key
+
+    def penalty(self, hand: int) -> int:
+        v = self._pen.get(hand)
+        if v is None:
+            v = penalty(hand, self._wr, natural_wild_sets=self._aw)
+            self._pen[hand] = v
+        return v
+
+    def after_discard(self, hand: int) -> int:
+        v = self._pad.get(hand)
+        if v is None:
+            v = penalty_after_discard(hand, self._wr, natural_wild_sets=self._aw)
+            self._pad[hand] = v
+        return v
+
+    # -- what the seat knows -------------------------------------------------
+    @staticmethod
+    def unseen(obs: ThirteenObservation) -> list[Card]:
+        """The cards the seat has not seen, with multiplicity, in card order."""
+        decks = 1 if obs.num_players == 2 else 2
+        counts = [decks] * 52
+        for c in multi_cards(obs.hand):
+            counts[c] -= 1
+        for c in obs.discard_pile:
+            counts[c] -= 1
+        for s, k in enumerate(obs.known):
+            if s != obs.seat:
+                for c in multi_cards(k):
+                    counts[c] -= 1
+        return [c for c in range(52) for _ in range(max(0, counts[c]))]
+
+    def _rng(self, obs: ThirteenObservation) -> random.Random:
+        return random.Random(f"strong13 {self._seed} {obs.seat} {obs.round} {obs.phase} "
+                             f"{len(obs.actions)} {obs.hand} {obs.stock_size}")
+
+    def _samples(self, pool: Sequence[Card], rng: random.Random,
+                 k: int) -> list[tuple[Card, float]]:
+        """Cards with weights summing to 1: every kind when there are at most
+        ``k`` kinds, else ``k`` cards drawn without replacement."""
+        if not pool:
+            return []
+        kinds: dict[Card, int] = {}
+        for c in pool:
+            kinds[c] = kinds.get(c, 0) + 1
+        if len(kinds) <= k:
+            return [(c, n / len(pool)) for c, n in kinds.items()]
+        picked: dict[Card, int] = {}
+        for c in rng.sample(list(pool), k):
+            picked[c] = picked.get(c, 0) + 1
+        return [(c, n / k) for c, n in picked.items()]
+
+    # -- values ----------------------------------------------------------------
+    def lookahead(self, hand: int, draws: Sequence[tuple[Card, float]]) -> float:
+        """Expected least penalty after one draw from ``draws`` and the best
+        discard; a draw that makes a hand with nothing left over (going out)
+        counts ``-out_bonus``."""
+        total = 0.0
+        weight = 0.0
+        for c, w in draws:
+            if not _can_add(hand, c):
+                continue
+            v = self.after_discard(multi_add(hand, c))
+            total += w * (v if v else -self.out_bonus)
+            weight += w
+        return total / weight if weight else float(self.penalty(hand))
+
+    @staticmethod
+    def discards(hand: int, taken: Card | None, obs: ThirteenObservation) -> list[Card]:
+        """Cards that may be discarded from ``hand`` (D-3: not the card just
+        taken, unless a second copy is held or the option allows it)."""
+        cards = sorted(set(multi_cards(hand)))
+        if (taken is not None and not obs.options["allow_discard_of_taken_card"]
+                and not hand >> (52 + taken) & 1):
+            cards.remove(taken)
+        return cards
+
+    def _best_keeps(self, hand: int, cards: Sequence[Card], draws: Sequence[tuple[Card, float]],
+                    width: int) -> list[tuple[float, Card]]:
+        """(lookahead, discard) for the ``width`` most promising discards."""
+        pens = sorted((self.penalty(multi_remove(hand, c)), -CARD_POINTS[c], c) for c in cards)
+        # the discards that keep the hand's structure: at most ``width`` of the
+        # best by immediate penalty, and never a wild unless nothing else is left
+        wild = [c for c in cards if c % 13 == self._wr]
+        chosen = [c for _, _, c in pens if c not in wild][:width] or [c for _, _, c in pens][:1]
+        return sorted((self.lookahead(multi_remove(hand, c), draws), c) for c in chosen)
+
+    def _next_player_help(self, obs: ThirteenObservation,
+                          cards: Sequence[Card]) -> dict[Card, float]:
+        """Points each card would save the next player (the only one who can
+        take it) with the cards they are known to hold: the ones they took
+        from the pile and kept, which show what they collect."""
+        nxt = (obs.seat + 1) % obs.num_players
+        known = obs.known[nxt]
+        if not known or obs.went_out is not None:
+            return dict.fromkeys(cards, 0.0)
+        base = self.penalty(known)
+        return {c: float(base + CARD_POINTS[c] - self.penalty(multi_add(known, c)))
+                if _can_add(known, c) else 0.0 for c in cards}
+
+    # -- decisions -------------------------------------------------------------
+    def act(self, observation: Any) -> int:
+        return self.hint(observation)[0]
+
+    def hint(self, observation: Any) -> tuple[int, str]:
+        obs: ThirteenObservation = observation
+        legal = obs.legal_actions
+        if len(legal) == 1:
+            return legal[0], "the only legal move"
+        self._setup(obs)
+        rng = self._rng(obs)
+        pool = self.unseen(obs)
+        if DRAW_STOCK in legal:
+            return self._draw(obs, pool, rng)
+        return self._discard(obs, pool, rng)
+
+    def _draw(self, obs: ThirteenObservation, pool: list[Card],
+              rng: random.Random) -> tuple[int, str]:
+        hand = obs.hand
+        top = obs.discard_pile[-1]
+        taken = multi_add(hand, top)
+        keep = self.discards(taken, top, obs)
+        take_pen = min(self.penalty(multi_remove(taken, c)) for c in keep)
+        if obs.went_out is not None:
+            # the last turn: the penalty alone, the stock over every unseen card
+            draws = self._samples(pool, rng, 52)
+            stock = sum(w * self.after_discard(multi_add(hand, c)) for c, w in draws)
+            if take_pen < stock:
+                return TAKE_DISCARD, (f"last turn: {card_str(top)} leaves {take_pen} points, "
+                                      f"the stock {stock:.1f} on average")
+            return DRAW_STOCK, (f"last turn: the stock leaves {stock:.1f} points on average, "
+                                f"{card_str(top)} {take_pen}")
+        if take_pen == 0:
+            return TAKE_DISCARD, f"{card_str(top)} lets me go out"
+        draws = self._samples(pool, rng, self.budget)
+        take_v = self._best_keeps(taken, keep, draws, 3)[0][0]
+        outer = self._samples(pool, rng, max(2, self.budget // 2))
+        stock_v = 0.0
+        weight = 0.0
+        for c, w in outer:
+            if not _can_add(hand, c):
+                continue
+            drawn = multi_add(hand, c)
+            if self.after_discard(drawn) == 0:
+                v = -self.out_bonus
+            else:
+                v = self._best_keeps(drawn, self.discards(drawn, None, obs), draws, 2)[0][0]
+            stock_v += w * v
+            weight += w
+        stock_v = stock_v / weight if weight else float(self.penalty(hand))
+        if take_v < stock_v:
+            return TAKE_DISCARD, (f"{card_str(top)} improves the outlook: {take_v:.1f} "
+                                  f"expected points against {stock_v:.1f} from the stock")
+        return DRAW_STOCK, (f"the stock is better: {stock_v:.1f} expected points against "
+                            f"{take_v:.1f} with {card_str(top)}")
+
+    def _discard(self, obs: ThirteenObservation, pool: list[Card],
+                 rng: random.Random) -> tuple[int, str]:
+        hand = obs.hand
+        legal = obs.legal_actions
+        outs = [a - GO_OUT_BASE for a in legal if a >= GO_OUT_BASE]
+        cards = [a - DISCARD_BASE for a in legal if a < GO_OUT_BASE]
+        if outs:
+            help_ = self._next_player_help(obs, outs)
+            card = min(outs, key=lambda c: (help_[c], -CARD_POINTS[c], c))
+            return GO_OUT_BASE + card, f"go out, throwing {card_str(card)}"
+        if obs.went_out is not None:
+            pen, _, card = min((self.penalty(multi_remove(hand, c)), -CARD_POINTS[c], c)
+                               for c in cards)
+            return DISCARD_BASE + card, f"last turn: {card_str(card)} leaves the least ({pen})"
+        draws = self._samples(pool, rng, self.budget)
+        scored = self._best_keeps(hand, cards, draws, 6)
+        help_ = self._next_player_help(obs, [c for _, c in scored])
+        value, card = min((v + self.feed * help_[c], c) for v, c in scored)
+        reason = f"keeps the best outlook ({value:.1f} expected points after the next draw)"
+        if help_[card]:
+            reason += f"; the next player gains {help_[card]:.1f} from it"
+        return DISCARD_BASE + card, reason

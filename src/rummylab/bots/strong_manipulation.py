@@ -1,0 +1,187 @@
+"""A strong Manipulation strategy: look one draw ahead before melding.
+
+A turn offers three choices, all made here from the seat's observation:
+
+- **meld now or draw again.** After the first draw, the best play (the one
+  that sheds the most points, ``meld best``) is weighed against drawing a
+  second card and then making the best play of the larger hand: the second
+  card is sampled ``budget`` times from the unseen cards (the pack less the
+  seat's hand and the table; every other hand and the pile are hidden) and
+  each sample is solved exactly. Each outcome is valued in round points: going
+  out wins the other hands plus the out bonus, ending with a knockable hand
+  wins the other hands less the seat's own, anything else costs ``hold``
+  times the points left in hand (a point kept is also a turn further from
+  knocking). The seat draws again only when that is worth more on average.
+- **knock.** A hand worth the knock limit or less is knocked at once (after
+  the best meld, so it is as low as it gets) unless the undercut risk is too
+  high: each other hand small enough to hold as few points is drawn from the
+  unseen cards, and the seat draws on instead when the chance that one of
+  them ties or beats it exceeds ``risk``.
+- **pass** after a meld otherwise.
+
+The samples come from a generator seeded by the bot's seed and the
+observation, so a decision never depends on the hidden cards.
+
+>>> from rummylab import new_state
+>>> state = new_state("manipulation", {"players": 3}, seed=2)
+>>> bot = StrongManipulationBot({"budget": "2"}, seed=1)
+>>> bot.act(state.observation(state.current_player())) in state.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rummylab.bots.base import Bot
+from rummylab.cards import CARD_POINTS, JOKER, Card
+from rummylab.errors import OptionError
+from rummylab.manipulation.game import DRAW, KNOCK, MELD_BEST, PASS, ManipulationObservation
+from rummylab.manipulation.solver import Play, best_play
+from rummylab.manipulation.table import Table, hand_points
+
+
+def _int_option(options: Mapping[str, str], key: str, default: int, low: int) -> int:
+    if key not in options:
+        return default
+    try:
+        value = int(options[key])
+    except ValueError:
+        raise OptionError(f"bot option {key} must be an integer") from None
+    if value < low:
+        raise OptionError(f"bot option {key} must be at least {low}")
+    return value
+
+
+class StrongManipulationBot(Bot):
+    """Options: ``budget`` (second cards sampled when weighing a meld against
+    another draw, default 4; 0 always melds), ``seed``, ``risk`` (largest
+    undercut probability to knock with, in percent, default 50), ``hold`` (what
+    a point left in hand costs when the turn ends without a knock, default 3)."""
+
+    name = "strong"
+    accepted_options = ("budget", "seed", "risk", "hold")
+
+    def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):
+        super().__init__(options, seed)
+        self.budget = _int_option(self.options, "budget", 4, 0)
+        if "seed" in self.options:
+            seed = _int_option(self.options, "seed", 0, -(1 << 62))
+        self._seed = 0 if seed is None else seed
+        self.risk = _int_option(self.options, "risk", 50, 0) / 100
+        self.hold = _int_option(self.options, "hold", 3, 0)
+        self._plays: dict[tuple[Table, tuple[Card, ...], int, bool], Play | None] = {}
+
+    # -- the solver, memoized per position --------------------------------
+    def best(self, obs: ManipulationObservation, hand: Sequence[Card]) -> Play | None:
+        key = (obs.table, tuple(sorted(hand)), obs.decks, obs.first_meld_from_hand_only)
+        if key not in self._plays:
+            if len(self._plays) > 256:
+                self._plays.clear()
+            self._plays[key] = best_play(obs.table, list(hand), obs.decks,
+                                         first_meld_from_hand_only=obs.first_meld_from_hand_only)
+        return self._plays[key]
+
+    @staticmethod
+    def unseen(obs: ManipulationObservation) -> list[Card]:
+        """The cards the seat cannot see (other hands and the pile), in card order."""
+        counts = [obs.decks] * 53
+        for c in obs.hand:
+            counts[c] -= 1
+        for meld in obs.table:
+            for c, _ in meld:
+                counts[c] -= 1
+        return [c for c in range(53) for _ in range(max(0, counts[c]))]
+
+    def _rng(self, obs: ManipulationObservation) -> random.Random:
+        return random.Random(f"strongman {self._seed} {obs.seat} {obs.round} "
+                             f"{len(obs.actions)} {obs.draws_this_turn} {obs.hand}")
+
+    # -- values ----------------------------------------------------------------
+    def _others(self, obs: ManipulationObservation, pool: Sequence[Card]) -> float:
+        """Expected points in the other hands (their sizes times the mean unseen card)."""
+        mean = sum(CARD_POINTS[c] for c in pool) / len(pool) if pool else 7.0
+        return sum(n for s, n in enumerate(obs.hand_sizes) if s != obs.seat) * mean
+
+    def _value(self, obs: ManipulationObservation, left: int, out: bool, others: float) -> float:
+        """Round points of ending the turn with ``left`` points in hand."""
+        if out:
+            return others + int(obs.options["out_bonus"])
+        if left <= int(obs.options["knock_limit"]):
+            return others - (obs.num_players - 1) * left
+        # a point kept in hand costs more than itself: it is also a turn
+        # further from knocking, when the knock may be another seat's
+        return -self.hold * left
+
+    def undercut_risk(self, obs: ManipulationObservation, value: int,
+                      pool: Sequence[Card], rng: random.Random, samples: int = 64) -> float:
+        """Probability that some other hand holds ``value`` points or fewer,
+        each hand drawn from the unseen cards (only hands of at most
+        ``value`` cards can: an ace is worth one)."""
+        risky = [n for s, n in enumerate(obs.hand_sizes) if s != obs.seat and 0 < n <= value]
+        if not risky or not pool:
+            return 0.0
+        hits = 0
+        for _ in range(samples):
+            if any(sum(CARD_POINTS[c] for c in rng.sample(pool, min(n, len(pool)))) <= value
+                   for n in risky):
+                hits += 1
+        return hits / samples
+
+    # -- decisions ---------------------------------------------------------------
+    def act(self, observation: Any) -> int:
+        return self.hint(observation)[0]
+
+    def hint(self, observation: Any) -> tuple[int, str]:
+        obs: ManipulationObservation = observation
+        legal = obs.legal_actions
+        if len(legal) == 1:
+            return legal[0], "the only legal move"
+        rng = self._rng(obs)
+        pool = self.unseen(obs)
+        held = hand_points(obs.hand)
+        if MELD_BEST in legal:
+            play = self.best(obs, obs.hand)
+            assert play is not None
+            left = held - play.points_shed
+            if play.cards_shed == len(obs.hand):
+                return MELD_BEST, f"the best play goes out ({play.points_shed} points)"
+            if DRAW in legal and obs.draws_this_turn == 1 and self.budget:
+                others = self._others(obs, pool)
+                now = self._value(obs, left, False, others)
+                later = self._draw_value(obs, pool, rng, others)
+                if later > now:
+                    return DRAW, (f"another card is worth more ({later:.1f} expected against "
+                                  f"{now:.1f} for shedding {play.points_shed} now)")
+            return MELD_BEST, f"the best play sheds {play.points_shed} points, {left} left"
+        if KNOCK in legal:
+            risk = self.undercut_risk(obs, held, pool, rng)
+            if risk <= self.risk or (DRAW not in legal and PASS not in legal):
+                return KNOCK, f"{held} points in hand: knock (undercut risk {risk:.0%})"
+            if DRAW in legal:
+                return DRAW, f"knocking with {held} risks an undercut ({risk:.0%}): draw"
+            return PASS, f"knocking with {held} risks an undercut ({risk:.0%}): pass"
+        if DRAW in legal:
+            return DRAW, "nothing to meld: draw again"
+        return PASS, "nothing to meld and no draw left"
+
+    def _draw_value(self, obs: ManipulationObservation, pool: list[Card], rng: random.Random,
+                    others: float) -> float:
+        """Expected value of drawing once more and then making the best play."""
+        if not pool or obs.pile_size == 0:
+            return float("-inf")
+        held = hand_points(obs.hand)
+        total = 0.0
+        picks = rng.sample(pool, min(self.budget, len(pool)))
+        for c in picks:
+            hand = [*obs.hand, c]
+            play = self.best(obs, hand)
+            shed = play.points_shed if play is not None else 0
+            out = play is not None and play.cards_shed == len(hand)
+            left = held + CARD_POINTS[c] - shed
+            if c == JOKER and not out:
+                left = held + 25 - shed
+            total += self._value(obs, left, out, others)
+        return total / len(picks)
