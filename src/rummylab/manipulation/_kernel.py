@@ -113,15 +113,17 @@ def suit_options(out: np.ndarray, keypos: np.ndarray, sig_lens: np.ndarray,
 def _pareto(keys: np.ndarray, vals: np.ndarray, links: np.ndarray, n: int, record: bool,
             sm: int, wb: int, info_ind: np.ndarray, info_mask: np.ndarray,
             info_strength: np.ndarray, wby: np.ndarray, head: np.ndarray,
-            scratch: np.ndarray) -> int:
+            scratch: np.ndarray, ntags: int, ace_unit: int) -> int:
     """``solver._pareto`` in place: the undominated states first, in its
-    order; returns their count. ``head`` is scratch (rest -> last kept
-    index + 1), zero on entry and on return; so is ``scratch`` (9 rows of
-    at least ``n``)."""
+    order; returns their count. ``head`` is scratch (group digits -> last
+    kept index + 1), zero on entry and on return; so is ``scratch`` (11
+    rows of at least ``n``)."""
     order_key = scratch[0]
     inds = scratch[1]
     masks = scratch[2]
     rests = scratch[3]
+    tags = scratch[9]  # the tag digits, base 9
+    tm = 45 * wb
     for i in range(n):
         key = keys[i]
         code = key // sm
@@ -129,11 +131,19 @@ def _pareto(keys: np.ndarray, vals: np.ndarray, links: np.ndarray, n: int, recor
         w = rest % wb
         inds[i] = info_ind[code] | (np.int64(1) << (40 + w))
         masks[i] = info_mask[code] | wby[w]
-        rests[i] = rest // wb
-        order_key[i] = -vals[i] * 2048 + (w - info_strength[code] * 8 + 1024)
+        rests[i] = rest // wb % 45
+        tie = w - info_strength[code] * 8
+        if ntags:
+            t = rest // tm
+            tags[i] = t
+            for _ in range(ntags):
+                tie += t % 9
+                t //= 9
+        order_key[i] = -vals[i] * 2048 + (tie + 1024)
     order = np.argsort(order_key[:n], kind="mergesort")
     kept_ind = scratch[4]
     kept_next = scratch[5]
+    kept_at = scratch[10]  # the state behind a kept entry
     nk = 0
     okeys = scratch[6]
     ovals = scratch[7]
@@ -150,12 +160,29 @@ def _pareto(keys: np.ndarray, vals: np.ndarray, links: np.ndarray, n: int, recor
             k = first
             while k:
                 if kept_ind[k - 1] & mask == kept_ind[k - 1]:
-                    keep = False
-                    break
+                    if not ntags:
+                        keep = False
+                        break
+                    # the kept state's excess tag digits, paid for in value
+                    a = kept_at[k - 1]
+                    ta = tags[a]
+                    tb = tags[i]
+                    excess = 0
+                    for _ in range(ntags):
+                        da = ta % 9
+                        db = tb % 9
+                        if da > db:
+                            excess += da - db
+                        ta //= 9
+                        tb //= 9
+                    if vals[a] - vals[i] >= ace_unit * excess:
+                        keep = False
+                        break
                 k = kept_next[k - 1]
         if keep:
             kept_ind[nk] = ind
             kept_next[nk] = first
+            kept_at[nk] = i
             nk += 1
             head[rest] = nk
             okeys[count] = keys[i]
@@ -195,8 +222,9 @@ def sweep(layers: np.ndarray, ub: np.ndarray, decks: int, nsig: int, ntags: int,
     npar = 0
     opts = np.empty((512, 6), np.int64)
     keypos = np.zeros((16, 8, 16), np.int64)
-    head = np.zeros(45 * 9**ntags, np.int64)
-    scratch = np.empty((9, 256), np.int64)
+    head = np.zeros(45, np.int64)
+    scratch = np.empty((11, 256), np.int64)
+    ace_unit = layers[0, 0, 8]
     ncache = nsig * wb * 9
     cache_start = np.empty(ncache, np.int64)
     cache_len = np.empty(ncache, np.int64)
@@ -341,9 +369,10 @@ def sweep(layers: np.ndarray, ub: np.ndarray, decks: int, nsig: int, ntags: int,
             if not trivial:
                 if count > (2 if last else mid_pareto):
                     if scratch.shape[1] < count:
-                        scratch = np.empty((9, 2 * count), np.int64)
+                        scratch = np.empty((11, 2 * count), np.int64)
                     count = _pareto(nkeys, nvals, nlinks, count, record, sm, wb, info_ind,
-                                    info_mask, info_strength, wby, head, scratch)
+                                    info_mask, info_strength, wby, head, scratch, ntags,
+                                    ace_unit)
                 if count > state_cap:
                     capped = True
                     order = np.argsort(-nvals[:count], kind="mergesort")[:state_cap]

@@ -14,9 +14,10 @@ each state keeps its best value.
 
 After each suit of each position, a state that another beats in every
 respect (open sequences that can do at least as much, same jokers or fewer
-once the forced ones are down, a value at least as high) is dropped: the
-survivors are few, often a single state per rank on a table rich in long
-sequences, which is what makes the sweep fast in pure Python.
+once the forced ones are down, a value at least as high, higher by enough
+to make up for hand aces it already valued low) is dropped: the survivors
+are few, often a single state per rank on a table rich in long sequences,
+which is what makes the sweep fast in pure Python.
 
 Two choices are made outside the sweep, because carrying them through it
 multiplies the states:
@@ -359,6 +360,8 @@ def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | N
     capped = False
     wtot = spec.jokers
     info = _pareto_info(decks)
+    ntags = len(spec.tagged())
+    ace_unit = spec.unit[_ACE]
     closable = [all(x == 3 for x in sig) for sig in _SIGMAS[decks]]
     jv = spec.joker_value
     forced = spec.forced
@@ -449,7 +452,7 @@ def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | N
                             par[nk] = key * 1024 + oi
             # dominance pays at the end of a rank; mid-rank once states pile up
             if len(new) > (2 if last else _MID_RANK_PARETO):
-                new = _pareto(new, sm, wb, forced, info)
+                new = _pareto(new, sm, wb, forced, info, ntags, ace_unit)
             if len(new) > state_cap:
                 capped = True
                 keep = heapq.nlargest(state_cap, new.items(), key=lambda kv: kv[1])
@@ -473,42 +476,59 @@ def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | N
 
 
 def _pareto(states: dict[int, int], sm: int, wb: int, forced: int,
-            info: list[tuple[int, int, int]]) -> dict[int, int]:
-    """Keep the states no other state dominates: same tag and group digits,
-    in every suit open sequences that can do at least as much
+            info: list[tuple[int, int, int]], ntags: int = 0, ace_unit: int = 0
+            ) -> dict[int, int]:
+    """Keep the states no other state dominates: same group digits, in
+    every suit open sequences that can do at least as much
     (``_dominates``), no more jokers used unless all the forced ones are
-    down (the rest are optional), and a value at least as high. Whatever a
-    dropped state could still do, its dominator can too, for as much (so
-    this is exact), and the survivors are few: a table rich in long
-    sequences is often down to one state per rank.
+    down (the rest are optional), and a value at least as high, by enough to
+    make up for the tag digits (below). Whatever a dropped state could still
+    do, its dominator can too, for as much (so this is exact), and the
+    survivors are few: a table rich in long sequences is often down to one
+    state per rank.
+
+    A tag digit counts the hand's aces of a suit valued low; the high ace
+    position values at most the rest (``_Spec._layers``). So a state whose
+    digit is higher by ``d`` can gain at most ``d`` aces' worth less there,
+    and dominates only if its value is higher by that much: ``ace_unit``
+    times the sum over the tags of the digits it has in excess.
 
     ``info[code]`` gives a bit per suit of the state's sigs, the bits of
     every sig dominating them, and a strength that orders dominators first
     among equal values; the jokers' bits are added from bit 40."""
-    kept_by_rest: dict[int, list[int]] = {}
+    kept_by_rest: dict[int, list[tuple[int, int, tuple[int, ...]]]] = {}
     out: dict[int, int] = {}
     wby = _joker_dominators(wb, forced)
+    tm = 45 * wb
     # the order: higher values first, then (among equal values) the stronger
-    # sigs and fewer jokers, so that a dominator comes before what it drops
-    # (and the order of the states otherwise)
+    # sigs, fewer jokers and lower tag digits, so that a dominator comes
+    # before what it drops (and the order of the states otherwise)
     rows = []
     for i, (key, v) in enumerate(states.items()):
         code, rest = divmod(key, sm)
         ind, mask, strength = info[code]
         w = rest % wb
-        rows.append((-v, w - strength * 8, i, key, v, ind | 1 << (40 + w), mask | wby[w],
-                     rest // wb))
+        if ntags:
+            t = rest // tm
+            digits = tuple(t // 9**k % 9 for k in range(ntags))
+            tie = w + sum(digits) - strength * 8
+        else:
+            digits = ()
+            tie = w - strength * 8
+        rows.append((-v, tie, i, key, v, ind | 1 << (40 + w), mask | wby[w],
+                     rest // wb % 45, digits))
     rows.sort()
-    for _, _, _, key, v, ind, mask, rest in rows:
+    for _, _, _, key, v, ind, mask, rest, digits in rows:
         kept = kept_by_rest.get(rest)
         if kept is None:
-            kept_by_rest[rest] = [ind]
+            kept_by_rest[rest] = [(ind, v, digits)]
         else:
-            for k in kept:
-                if k & mask == k:
+            for k, kv, kd in kept:
+                if k & mask == k and (not ntags or kv - v >= ace_unit * sum(
+                        a - b for a, b in zip(kd, digits, strict=True) if a > b)):
                     break
             else:
-                kept.append(ind)
+                kept.append((ind, v, digits))
                 out[key] = v
             continue
         out[key] = v
