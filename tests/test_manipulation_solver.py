@@ -777,3 +777,43 @@ def test_rule_4_6_arrange_with_agrees_with_ilp() -> None:
         assert (got is not None) == (want is not None), (table_str(table), hand)
         if got is not None:
             check_move(table, got, hand, decks)
+
+
+def test_table_ok_is_the_quick_yes_of_the_input_checks() -> None:
+    """``table_ok`` (the solver's one-pass input check) says yes exactly when
+    ``check_table`` and ``check_pack`` with the hand both pass."""
+    from rummylab.manipulation.table import check_pack, table_ok
+
+    rng = random.Random("table_ok")
+    for _ in range(300):
+        decks = rng.choice((1, 2))
+        table, hand = random_position(rng, decks, rng.choice((0, 6, 20, 40)), rng.randint(0, 8),
+                                      table_jokers=rng.choice((0, 1)))
+        melds = [list(m) for m in table]
+        change = rng.randrange(6)
+        if change == 1 and melds:  # a meld too short, or with a card from elsewhere
+            m = rng.choice(melds)
+            if rng.random() < 0.5:
+                del m[2:]
+            else:
+                c = rng.randrange(52)
+                m[0] = (c, c)
+        elif change == 2 and melds:  # a card repeated beyond the pack
+            m = rng.choice(melds)
+            hand = [*hand, m[0][0], m[0][0]]
+        elif change == 3:  # a bad hand card, or a natural standing for another card
+            if rng.random() < 0.5:
+                hand = [*hand, 99]
+            elif melds:
+                m = rng.choice(melds)
+                m[0] = (m[0][0], (m[0][1] + 1) % 52)
+        elif change == 4:
+            decks = 3
+        bad = tuple(tuple(m) for m in melds)
+        try:
+            check_table(bad, decks)
+            check_pack(bad, decks, hand)
+            ok = True
+        except (TableError, ValueError):
+            ok = False
+        assert table_ok(bad, decks, hand) is ok

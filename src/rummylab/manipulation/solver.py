@@ -75,6 +75,7 @@ from rummylab.manipulation.table import (
     check_meld,
     check_pack,
     check_table,
+    table_ok,
 )
 
 Objective = Literal["points", "cards"]
@@ -1069,12 +1070,21 @@ def _order_table(melds: Iterable[Meld]) -> Table:
     return tuple(sorted(melds, key=key))
 
 
-def _split_hand(hand: Iterable[Card]) -> tuple[list[Card], int]:
+def _split_hand(hand: Iterable[Card], table: Table, decks: int) -> tuple[list[Card], int]:
+    """The hand's naturals and jokers, once ``table`` (checked) and the hand
+    fit the pack (raises as ``check_table`` then ``check_pack`` would)."""
     cards = list(hand)
+    if table_ok(table, decks, cards):
+        naturals = [c for c in cards if c != JOKER]
+        return naturals, len(cards) - len(naturals)
+    check_table(table, decks)
     for c in cards:
         if not 0 <= c <= JOKER:
             raise CardError(f"not a card index: {c}")
-    return [c for c in cards if c != JOKER], sum(1 for c in cards if c == JOKER)
+    naturals = [c for c in cards if c != JOKER]
+    jokers = len(cards) - len(naturals)
+    check_pack(table, decks, [*naturals, *[JOKER] * jokers])
+    return naturals, jokers
 
 
 def best_play(
@@ -1113,9 +1123,7 @@ def best_play(
     >>> cards_str(p.play), table_str(p.table)
     ('8c', '7d 7h 7s | 4c 5c 6c 7c 8c')
     """
-    check_table(table, decks)
-    naturals, hand_jokers = _split_hand(hand)
-    check_pack(table, decks, [*naturals, *[JOKER] * hand_jokers])
+    naturals, hand_jokers = _split_hand(hand, table, decks)
     unit, joker_value = _units(objective)
     if first_meld_from_hand_only:
         pr = _Problem(
@@ -1341,13 +1349,11 @@ def arrange_with(
     >>> table_str(arrange_with(t, parse_cards("7h 7c 7d"), decks=1))
     '7c 7d Jk=7s | 5h 6h 7h'
     """
-    check_table(table, decks)
-    naturals, jokers = _split_hand(add)
+    naturals, jokers = _split_hand(add, table, decks)
     if not naturals and not jokers:
         raise TableError(
             "no card added from hand: a meld plays at least one card from the hand (§4.6)"
         )
-    check_pack(table, decks, [*naturals, *[JOKER] * jokers])
     unit, joker_value = _units("points")
     if first_meld_from_hand_only:
         pr = _Problem(

@@ -350,6 +350,32 @@ def check_table(table: Table, decks: int) -> None:
     _check_represented(table, decks)
 
 
+def table_ok(table: Table, decks: int, extra: Iterable[Card] = ()) -> bool:
+    """The quick yes of ``check_table(table, decks)`` followed by
+    ``check_pack(table, decks, extra)``: True if neither would raise. On
+    False, call them for the reason. (One pass over the cards; the solver
+    checks its input with it.)"""
+    if decks not in (1, 2):
+        return False
+    count = [0] * (JOKER + 1)
+    ids = [0] * 52
+    for meld in table:
+        if len(meld) < 3 or not _plainly_legal(meld):
+            return False
+        for card, stands_for in meld:
+            if card != stands_for and card != JOKER:
+                return False
+            if not 0 <= stands_for < 52:
+                return False
+            count[card] += 1
+            ids[stands_for] += 1
+    for card in extra:
+        if not 0 <= card <= JOKER:
+            return False
+        count[card] += 1
+    return max(count) <= decks and max(ids) <= decks
+
+
 # --- a move ---------------------------------------------------------------------
 
 
