@@ -206,8 +206,9 @@ def sweep(layers: np.ndarray, ub: np.ndarray, decks: int, nsig: int, ntags: int,
           closable: np.ndarray, group_ok: np.ndarray, info_ind: np.ndarray,
           info_mask: np.ndarray, info_strength: np.ndarray,
           wby: np.ndarray, mid_pareto: int) -> tuple[int, int, int, bool, np.ndarray]:
-    """``solver._sweep``: (found, value, end key, capped, the parent links of
-    the best final state, one per layer, if ``record``)."""
+    """``solver._sweep``: (found, value, end key, capped, per layer the
+    option that led to the best final state, if ``record``: its jokers,
+    optional copies and detail, as ``solver._Result.steps``)."""
     wb = wtot + 1
     gm = wb
     tm = 45 * wb
@@ -239,7 +240,7 @@ def sweep(layers: np.ndarray, ub: np.ndarray, decks: int, nsig: int, ntags: int,
     nslot = np.empty(size, np.int64)
     hbits = 11
     hslots = np.full(1 << hbits, -1, np.int64)
-    empty = np.empty(0, np.int64)
+    empty = np.empty((0, 3), np.int64)
     for p in range(14):
         lim = bound - ub[p]
         m = 0
@@ -413,17 +414,34 @@ def sweep(layers: np.ndarray, ub: np.ndarray, decks: int, nsig: int, ntags: int,
             best = vals[i]
     if best_key < 0:
         return 0, 0, 0, capped, empty
-    # the parent links of the best state only, back from the last layer
-    path = np.empty(56 if record else 0, np.int64)
+    # the parent links of the best state only, back from the last layer,
+    # and the option each layer took: (jokers, optional copies, detail)
+    steps = np.empty((56 if record else 0, 3), np.int64)
     if record:
         key = best_key
         for layer in range(55, -1, -1):
             for j in range(poff[layer], poff[layer + 1]):
                 if pkeys[j] == key:
-                    path[layer] = plinks[j]
-                    key = plinks[j] // 1024
+                    link = plinks[j]
+                    key = link // 1024
+                    p = layer // 4
+                    s = layer % 4
+                    mult = sm * nsig**s
+                    tag = layers[p, s, 9]
+                    high = layers[p, s, 7] != 0
+                    vcap = layers[p, s, 4]
+                    if tag >= 0 and high:
+                        vcap = max(0, vcap - key // (tm * 9**tag) % 9)
+                    suit_options(opts, keypos, sig_lens, sig_len, sig_index, key // mult % nsig,
+                                 layers[p, s, 0], layers[p, s, 1], layers[p, s, 2],
+                                 layers[p, s, 3], vcap, layers[p, s, 5],
+                                 min(layers[p, s, 6], wtot - key % wb), high)
+                    oi = link % 1024
+                    steps[layer, 0] = opts[oi, 3]
+                    steps[layer, 1] = opts[oi, 4]
+                    steps[layer, 2] = opts[oi, 5]
                     break
-    return 1, best, best_key, capped, path
+    return 1, best, best_key, capped, steps
 
 
 # --- the Python side ---------------------------------------------------------------
@@ -460,8 +478,9 @@ def _tables(decks: int) -> tuple[np.ndarray, ...]:
 def run_sweep(layers: list[list[tuple[int, int, int, int, int, int, int, bool, int, int]]],
               ub: list[int], decks: int, ntags: int, wtot: int, forced: int, jv: int, base: int,
               bound: int, record: bool, state_cap: int, wby: list[int]
-              ) -> tuple[int, int, bool, list[dict[int, int]] | None] | None:
-    """One sweep: (value, end key, capped, parents) or None, as ``solver._sweep``."""
+              ) -> tuple[int, int, bool, list[tuple[int, int, int]] | None] | None:
+    """One sweep: (value, end key, capped, the option of each layer on the
+    best state's path if ``record``) or None, as ``solver._sweep``."""
     from rummylab.manipulation import solver
 
     sig_lens, sig_len, sig_index, closable, group_ok, ind, mask, strength = _tables(decks)
@@ -472,13 +491,5 @@ def run_sweep(layers: list[list[tuple[int, int, int, int, int, int, int, bool, i
         group_ok, ind, mask, strength, np.array(wby, np.int64), solver._MID_RANK_PARETO)
     if not found:
         return None
-    parents = None
-    if record:  # only what the rebuild reads: the links of the best state's path
-        links = path.tolist()
-        key = int(end)
-        parents = []
-        for link in reversed(links):
-            parents.append({key: link})
-            key = link // 1024
-        parents.reverse()
-    return int(value), int(end), bool(capped), parents
+    steps = [tuple(row) for row in path.tolist()] if record else None
+    return int(value), int(end), bool(capped), steps

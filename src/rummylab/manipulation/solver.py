@@ -326,8 +326,11 @@ def _kernel() -> ModuleType | None:
 class _Result:
     value: int
     end_key: int
-    parents: list[dict[int, int]] | None
+    parents: list[dict[int, int]] | None  # per layer: state -> parent * 1024 + option
     capped: bool
+    # per layer, the option on the best state's path: (jokers, optional
+    # copies, detail); the kernel gives these instead of ``parents``
+    steps: list[tuple[int, int, int]] | None = None
 
 
 def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | None:
@@ -349,8 +352,8 @@ def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | N
             spec.base, bound, record, state_cap, _joker_dominators(spec.jokers + 1, spec.forced))
         if got is None:
             return None
-        value, end_key, was_capped, links = got
-        return _Result(value, end_key, links, was_capped)
+        value, end_key, was_capped, steps = got
+        return _Result(value, end_key, None, was_capped, steps)
     nsig = len(_SIGMAS[decks])
     wb = spec.jokers + 1
     gm = wb
@@ -566,9 +569,11 @@ def _joker_dominators(wb: int, forced: int) -> list[int]:
 # --- rebuilding the table ------------------------------------------------------------
 
 
-def _rebuild(spec: _Spec, res: _Result, required: list[list[TableCard]]) -> list[Meld]:
-    """The melds of a recorded sweep. ``required[x]``: the table cards that
-    must carry identity x; further real copies are hand cards."""
+def _path_steps(spec: _Spec, res: _Result) -> list[tuple[int, int, int]]:
+    """Per layer, the option the best state's path took: (jokers, optional
+    copies, detail), read back from the parent links."""
+    if res.steps is not None:
+        return res.steps
     assert res.parents is not None
     decks = spec.decks
     nsig = len(_SIGMAS[decks])
@@ -576,46 +581,55 @@ def _rebuild(spec: _Spec, res: _Result, required: list[list[TableCard]]) -> list
     tm = 45 * wb
     sm = tm * 9 ** len(spec.tagged())
     layers, _ = spec.layers()
-    steps: list[tuple[int, int, int, int]] = []  # (sig before, jokers before, option, key)
+    steps: list[tuple[int, int, int]] = []
     key = res.end_key
     for idx in range(55, -1, -1):
-        link = res.parents[idx][key]
-        old, oi = divmod(link, 1024)
-        s = idx % 4
-        steps.append((old // (sm * nsig**s) % nsig, old % wb, oi, old))
+        old, oi = divmod(res.parents[idx][key], 1024)
         key = old
+        req, opt, cap, zf, vcap, wmin, wmax, high, _, tag = layers[idx // 4][idx % 4]
+        room = min(wmax, spec.jokers - old % wb)
+        if not req and not opt and not room:  # nothing placed: the open sequences end
+            steps.append((0, 0, 0))
+            continue
+        if tag >= 0 and high:
+            vcap = max(0, vcap - old // (tm * 9**tag) % 9)
+        sig = old // (sm * nsig ** (idx % 4)) % nsig
+        _sig2, _g, _, kw, kopt, detail = _suit_options(
+            decks, sig, req, opt, cap, zf, vcap, wmin, room, high)[oi]
+        steps.append((kw, kopt, detail))
     steps.reverse()
-    pools = [list(cards) for cards in required]
+    return steps
+
+
+def _rebuild(spec: _Spec, res: _Result, required: list[list[TableCard]]) -> list[Meld]:
+    """The melds of a recorded sweep. ``required[x]``: the table cards that
+    must carry identity x (used up here); further real copies are hand cards."""
+    steps = _path_steps(spec, res)
+    layers, _ = spec.layers()
     melds: list[Meld] = []
-    open_seqs: list[list[list[TableCard]]] = [[] for _ in range(4)]
+    open_seqs: list[list[list[TableCard]]] = [[], [], [], []]
     for p in range(14):
         rank = _ACE if p == _HIGH else p
-        groups: list[list[TableCard]] = [[] for _ in range(4)]
+        row = layers[p]
+        groups: list[list[TableCard]] | None = None
         for s in range(4):
-            sig, w, oi, old = steps[p * 4 + s]
-            lay = layers[p][s]
-            req, opt, cap, zf, vcap, wmin, wmax, high, _, tag = lay
-            room = min(wmax, spec.jokers - w)
-            if not req and not opt and not room:  # nothing placed: the open sequences end
-                melds.extend(tuple(seq) for seq in open_seqs[s])
-                open_seqs[s] = []
+            kw, kopt, detail = steps[p * 4 + s]
+            lay = row[s]
+            n = lay[0] + kopt
+            seqs = open_seqs[s]
+            if not n and not kw:  # nothing placed: the open sequences end
+                if seqs:
+                    melds.extend(tuple(seq) for seq in seqs)
+                    open_seqs[s] = []
                 continue
-            if tag >= 0 and high:
-                digit = old // (tm * 9**tag) % 9
-                opts = _suit_options(decks, sig, req, opt, cap, zf, max(0, vcap - digit),
-                                     wmin, room, high)
-            else:
-                opts = _suit_options(decks, sig, req, opt, cap, zf, vcap, wmin, room, high)
-            _sig2, _g, _, kw, kopt, detail = opts[oi]
             x = s * 13 + rank
             # real copies: the table's (and kept jokers) while any are left, then
             # the hand's; the two ace positions share the table's
-            pool = pools[x]
-            items = [pool.pop() if pool else (x, x) for _ in range(req + kopt)]
+            pool = required[x]
+            items = [pool.pop() if pool else (x, x) for _ in range(n)]
             if kw:
                 items += [(JOKER, x)] * kw
             mask, new = divmod(detail, 4)
-            seqs = open_seqs[s]
             nxt: list[list[TableCard]] = []
             pos = 0
             for i, seq in enumerate(seqs):
@@ -628,14 +642,20 @@ def _rebuild(spec: _Spec, res: _Result, required: list[list[TableCard]]) -> list
             for _ in range(new):
                 nxt.append([items[pos]])
                 pos += 1
-            groups[s] = items[pos:]
-            if high:
+            if pos < len(items):
+                if groups is None:
+                    groups = [[], [], [], []]
+                groups[s] = items[pos:]
+            if lay[7]:  # the high ace ends every sequence
                 melds.extend(tuple(seq) for seq in nxt)
                 nxt = []
-            elif len(nxt) > 1:
+            elif len(nxt) == 2:
+                if min(len(nxt[0]), 3) > min(len(nxt[1]), 3):
+                    nxt.reverse()  # shorter first, as the sigs sort their lengths
+            elif len(nxt) > 2:  # pragma: no cover - two decks open at most two
                 nxt.sort(key=lambda q: min(len(q), 3))
             open_seqs[s] = nxt
-        if groups[0] or groups[1] or groups[2] or groups[3]:
+        if groups is not None:
             melds.extend(_split_groups(groups))
     out: list[Meld] = []
     for meld in melds:
