@@ -601,10 +601,14 @@ def _path_steps(spec: _Spec, res: _Result) -> list[tuple[int, int, int]]:
     return steps
 
 
-def _rebuild(spec: _Spec, res: _Result, required: list[list[TableCard]]) -> list[Meld]:
-    """The melds of a recorded sweep. ``required[x]``: the table cards that
-    must carry identity x (used up here); further real copies are hand cards."""
+def _rebuild(spec: _Spec, res: _Result) -> list[Meld]:
+    """The melds of a recorded sweep. Of the required copies of a card
+    (``spec.req``), the forced hand naturals are placed first, then the
+    jokers keeping the identity, then naturals; further copies are hand
+    naturals (the two ace positions share them)."""
     steps = _path_steps(spec, res)
+    forced = list(spec.forced_hand)
+    kept = list(spec.kept)
     layers, _ = spec.layers()
     melds: list[Meld] = []
     open_seqs: list[list[list[TableCard]]] = [[], [], [], []]
@@ -623,10 +627,17 @@ def _rebuild(spec: _Spec, res: _Result, required: list[list[TableCard]]) -> list
                     open_seqs[s] = []
                 continue
             x = s * 13 + rank
-            # real copies: the table's (and kept jokers) while any are left, then
-            # the hand's; the two ace positions share the table's
-            pool = required[x]
-            items = [pool.pop() if pool else (x, x) for _ in range(n)]
+            tc = (x, x)
+            f = forced[x]
+            k = kept[x]
+            if f or k:
+                f = min(f, n)
+                k = min(k, n - f)
+                forced[x] -= f
+                kept[x] -= k
+                items = [tc] * f + [(JOKER, x)] * k + [tc] * (n - f - k)
+            else:
+                items = [tc] * n
             if kw:
                 items += [(JOKER, x)] * kw
             mask, new = divmod(detail, 4)
@@ -944,13 +955,7 @@ class _Search:
         return None if res is None else _Found(res.value, spec, res)
 
     def _melds(self, spec: _Spec, res: _Result) -> list[Meld]:
-        pr = self.pr
-        required = [
-            [(x, x)] * pr.table_real[x] + [(JOKER, x)] * spec.kept[x]
-            + [(x, x)] * spec.forced_hand[x]
-            for x in range(52)
-        ]
-        return _rebuild(spec, res, required)
+        return _rebuild(spec, res)
 
     def _inspect(self, spec: _Spec, melds: list[Meld]) -> _Inspection:
         """How a node's best play fares as a real play: its value if legal;
@@ -961,6 +966,7 @@ class _Search:
         real = [0] * 52
         ids = [0] * 52
         real_high = [0] * 4
+        joker_high = [0] * 4
         new_jokers: list[Card] = []
         for meld in melds:
             ranks = {f % 13 for _, f in meld}
@@ -969,6 +975,8 @@ class _Search:
                 ids[f] += 1
                 if card == JOKER:
                     new_jokers.append(f)
+                    if is_high and f % 13 == _ACE:
+                        joker_high[f // 13] += 1
                 else:
                     real[f] += 1
                     if is_high and f % 13 == _ACE:
@@ -980,7 +988,6 @@ class _Search:
             if ids[x] > pr.cap[x] or extra < 0 or extra > pr.hand_real[x]:
                 bad.append(x // 13)
             value += extra * pr.unit[x % 13]
-        pr.unit[_ACE]
         for s in range(4):
             x = s * 13 + _ACE
             if spec.aces[s] in _RELAXED and s not in bad:
@@ -1006,9 +1013,7 @@ class _Search:
             else:
                 changed[x] += 1
         d16_ok = all(changed[x] <= real[x] for x in range(52))
-        high = [real_high[s] + sum(1 for m in melds for c, f in m if c == JOKER and f == s * 13
-                                   and _ace_high(m))
-                for s in range(4)]
+        high = [real_high[s] + joker_high[s] for s in range(4)]
         ok = not bad and d16_ok
         return _Inspection(value if ok else None, bad, d16_ok, high, changed)
 
