@@ -817,3 +817,36 @@ def test_table_ok_is_the_quick_yes_of_the_input_checks() -> None:
         except (TableError, ValueError):
             ok = False
         assert table_ok(bad, decks, hand) is ok
+
+
+def test_table_ok_judges_melds_as_check_meld() -> None:
+    """Random melds of 3-6 cards, many near-sequences and near-groups: the
+    bit-mask test of ``table_ok`` agrees with ``check_meld``."""
+    from rummylab.manipulation.table import table_ok
+
+    rng = random.Random("table_ok/melds")
+    for _ in range(3000):
+        n = rng.randint(3, 6)
+        kind = rng.randrange(3)
+        if kind == 0:  # around a sequence (ace low or high), maybe a gap or another suit
+            suit, start = rng.randrange(4), rng.randint(1, 14)
+            ids = [_identity(min(14, start + i + (i >= 2 and rng.random() < 0.1)), suit)
+                   for i in range(n)]
+            if rng.random() < 0.1:
+                ids[-1] = (ids[-1] + 13) % 52
+        elif kind == 1:  # around a group, maybe a repeated suit or another rank
+            rank = rng.randrange(13)
+            ids = [rng.randrange(4) * 13 + rank for _ in range(min(n, 4))]
+            if rng.random() < 0.1:
+                ids[0] = (ids[0] + 1) % 52
+        else:
+            ids = [rng.randrange(52) for _ in range(n)]
+        meld = tuple((JOKER, f) if rng.random() < 0.1 else (f, f) for f in ids)
+        try:
+            check_meld(meld)
+            legal = True
+        except TableError:
+            legal = False
+        if legal:  # within the pack of two decks
+            legal = max(Counter(ids).values()) <= 2 and sum(c == JOKER for c, _ in meld) <= 2
+        assert table_ok((meld,), 2) is legal, meld

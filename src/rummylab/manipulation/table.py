@@ -360,15 +360,31 @@ def table_ok(table: Table, decks: int, extra: Iterable[Card] = ()) -> bool:
     count = [0] * (JOKER + 1)
     ids = [0] * 52
     for meld in table:
-        if len(meld) < 3 or not _plainly_legal(meld):
+        n = len(meld)
+        if n < 3:
             return False
+        ranks = suits = 0  # bit masks
         for card, stands_for in meld:
-            if card != stands_for and card != JOKER:
-                return False
-            if not 0 <= stands_for < 52:
+            if (card != stands_for and card != JOKER) or not 0 <= stands_for < 52:
                 return False
             count[card] += 1
             ids[stands_for] += 1
+            ranks |= 1 << stands_for % 13
+            suits |= 1 << stands_for // 13
+        if ranks & (ranks - 1) == 0:  # a group: distinct suits
+            if suits.bit_count() != n:
+                return False
+            continue
+        # a sequence: one suit, distinct consecutive ranks, the ace low or high
+        if suits & (suits - 1) or ranks.bit_count() != n:
+            return False
+        run = (1 << n) - 1
+        if ranks // (ranks & -ranks) != run:
+            if not ranks & 1 or ranks & 2:
+                return False
+            high = ranks ^ 1 | 1 << 13  # the ace after the king
+            if high // (high & -high) != run:
+                return False
     for card in extra:
         if not 0 <= card <= JOKER:
             return False
