@@ -32,6 +32,7 @@ cache; the timings are the steady state.
     python benchmarks/bench_manipulation.py           # full run, a few minutes
     python benchmarks/bench_manipulation.py --quick   # seconds
     python benchmarks/bench_manipulation.py --json out.json
+    python benchmarks/bench_manipulation.py --rows 60x2,90x2 --only-rows   # two rows alone
 """
 
 from __future__ import annotations
@@ -154,9 +155,10 @@ def compile_times() -> dict[str, float] | None:
     return out
 
 
-def bench_rows(n: int, seed: int, theirs: Theirs | None) -> list[dict[str, Any]]:
+def bench_rows(n: int, seed: int, theirs: Theirs | None,
+               which: list[tuple[int, int]] = ROWS) -> list[dict[str, Any]]:
     rows = []
-    for size, decks in ROWS:
+    for size, decks in which:
         pos = positions(size, decks, n, seed)
         ours: dict[str, list[float]] = {p: [] for p in paths()}
         ours_rk: list[float] = []
@@ -296,44 +298,8 @@ def peak_memory(n: int, seed: int) -> dict[str, float]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="20 positions per row")
-    ap.add_argument("--n", type=int, help="positions per row (default 200, quick 20)")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--games", type=int, help="full games per path (default 10, quick 3)")
-    ap.add_argument("--json", help="also write the numbers here")
-    args = ap.parse_args(argv)
-    n = args.n or (20 if args.quick else 200)
-    print(f"machine: nproc={os.cpu_count()} {platform.processor() or platform.machine()}")
-    print(f"python {platform.python_version()} ({platform.python_implementation()}) on "
-          f"{platform.platform()}")
-    try:
-        theirs: Theirs | None = Theirs()
-    except ImportError:
-        theirs = None
-        print("rummikub-solver not installed: pip install rummikub-solver (ours only)")
-    if theirs is not None:
-        print(f"peer: rummikub-solver {theirs.version}, backend {theirs.backend}")
-    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"mode: {'quick' if args.quick else 'full'}; {n} positions per row, no jokers, "
-          "no high aces on the table\n")
-    start = perf_counter()
-    compiled = compile_times()
-    rows = bench_rows(n, args.seed, theirs)
-    use(paths()[-1])
-    typical = bench_typical(max(50, n), args.seed)
-    jokers = bench_jokers(max(10, n // 5), args.seed)
-    games = bench_games(args.games or (3 if args.quick else 10), args.seed)
-    memory = peak_memory(10 if args.quick else 30, args.seed)
-    print()
-    names = {"pure": "pure Python", "accel": "numba kernel"}
-    if compiled is None:
-        print("numba not installed (pip install 'rummylab[fast]'): pure Python only\n")
-    else:
-        print(f"numba kernel: first play in a fresh process {compiled['compile']:.1f}s with an "
-              f"empty cache (compiling), {compiled['load']:.1f}s from the cache (cache=True); "
-              "excluded below (steady state)\n")
+def print_rows(rows: list[dict[str, Any]], names: dict[str, str]) -> bool:
+    """The table per path, the targets and the notes; True if the last path passes."""
     ok = True
     for path in paths():
         head = (f"{names[path]:<13}  n   ours med  ours p99  theirs med  theirs p99"
@@ -374,6 +340,61 @@ def main(argv: list[str] | None = None) -> int:
                          "may play high (Q-K-A), which Rummikub cannot express")
         if notes:
             print(f"- {r['size']} cards, {r['decks']} deck(s): " + "; ".join(notes))
+    return ok
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="20 positions per row")
+    ap.add_argument("--n", type=int, help="positions per row (default 200, quick 20)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--games", type=int, help="full games per path (default 10, quick 3)")
+    ap.add_argument("--json", help="also write the numbers here")
+    ap.add_argument("--rows", help="table sizes to time, e.g. 60x2,90x2 (cards x decks; "
+                    "default: all of " + ",".join(f"{c}x{d}" for c, d in ROWS) + ")")
+    ap.add_argument("--only-rows", action="store_true",
+                    help="time the rows beside rummikub-solver and nothing else")
+    args = ap.parse_args(argv)
+    which = ROWS
+    if args.rows:
+        which = [(int(c), int(d)) for c, d in (r.split("x") for r in args.rows.split(","))]
+    n = args.n or (20 if args.quick else 200)
+    print(f"machine: nproc={os.cpu_count()} {platform.processor() or platform.machine()}")
+    print(f"python {platform.python_version()} ({platform.python_implementation()}) on "
+          f"{platform.platform()}")
+    try:
+        theirs: Theirs | None = Theirs()
+    except ImportError:
+        theirs = None
+        print("rummikub-solver not installed: pip install rummikub-solver (ours only)")
+    if theirs is not None:
+        print(f"peer: rummikub-solver {theirs.version}, backend {theirs.backend}")
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"mode: {'quick' if args.quick else 'full'}; {n} positions per row, no jokers, "
+          "no high aces on the table\n")
+    start = perf_counter()
+    compiled = None if args.only_rows else compile_times()
+    rows = bench_rows(n, args.seed, theirs, which)
+    names = {"pure": "pure Python", "accel": "numba kernel"}
+    if args.only_rows:
+        print()
+        ok = print_rows(rows, names)
+        print(f"\ntotal {perf_counter() - start:.0f}s; load average at end: "
+              f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        return 0 if ok else 1
+    use(paths()[-1])
+    typical = bench_typical(max(50, n), args.seed)
+    jokers = bench_jokers(max(10, n // 5), args.seed)
+    games = bench_games(args.games or (3 if args.quick else 10), args.seed)
+    memory = peak_memory(10 if args.quick else 30, args.seed)
+    print()
+    if compiled is None:
+        print("numba not installed (pip install 'rummylab[fast]'): pure Python only\n")
+    else:
+        print(f"numba kernel: first play in a fresh process {compiled['compile']:.1f}s with an "
+              f"empty cache (compiling), {compiled['load']:.1f}s from the cache (cache=True); "
+              "excluded below (steady state)\n")
+    ok = print_rows(rows, names)
     print(f"\ntypical turn, arrange_with of 1-4 cards on tables of up to 40 ({typical['n']}, "
           f"{names[paths()[-1]]}): median {fmt_ms(typical['median'])} ms, "
           f"p99 {fmt_ms(typical['p99'])} ms "

@@ -777,3 +777,76 @@ def test_rule_4_6_arrange_with_agrees_with_ilp() -> None:
         assert (got is not None) == (want is not None), (table_str(table), hand)
         if got is not None:
             check_move(table, got, hand, decks)
+
+
+def test_table_ok_is_the_quick_yes_of_the_input_checks() -> None:
+    """``table_ok`` (the solver's one-pass input check) says yes exactly when
+    ``check_table`` and ``check_pack`` with the hand both pass."""
+    from rummylab.manipulation.table import check_pack, table_ok
+
+    rng = random.Random("table_ok")
+    for _ in range(300):
+        decks = rng.choice((1, 2))
+        table, hand = random_position(rng, decks, rng.choice((0, 6, 20, 40)), rng.randint(0, 8),
+                                      table_jokers=rng.choice((0, 1)))
+        melds = [list(m) for m in table]
+        change = rng.randrange(6)
+        if change == 1 and melds:  # a meld too short, or with a card from elsewhere
+            m = rng.choice(melds)
+            if rng.random() < 0.5:
+                del m[2:]
+            else:
+                c = rng.randrange(52)
+                m[0] = (c, c)
+        elif change == 2 and melds:  # a card repeated beyond the pack
+            m = rng.choice(melds)
+            hand = [*hand, m[0][0], m[0][0]]
+        elif change == 3:  # a bad hand card, or a natural standing for another card
+            if rng.random() < 0.5:
+                hand = [*hand, 99]
+            elif melds:
+                m = rng.choice(melds)
+                m[0] = (m[0][0], (m[0][1] + 1) % 52)
+        elif change == 4:
+            decks = 3
+        bad = tuple(tuple(m) for m in melds)
+        try:
+            check_table(bad, decks)
+            check_pack(bad, decks, hand)
+            ok = True
+        except (TableError, ValueError):
+            ok = False
+        assert table_ok(bad, decks, hand) is ok
+
+
+def test_table_ok_judges_melds_as_check_meld() -> None:
+    """Random melds of 3-6 cards, many near-sequences and near-groups: the
+    bit-mask test of ``table_ok`` agrees with ``check_meld``."""
+    from rummylab.manipulation.table import table_ok
+
+    rng = random.Random("table_ok/melds")
+    for _ in range(3000):
+        n = rng.randint(3, 6)
+        kind = rng.randrange(3)
+        if kind == 0:  # around a sequence (ace low or high), maybe a gap or another suit
+            suit, start = rng.randrange(4), rng.randint(1, 14)
+            ids = [_identity(min(14, start + i + (i >= 2 and rng.random() < 0.1)), suit)
+                   for i in range(n)]
+            if rng.random() < 0.1:
+                ids[-1] = (ids[-1] + 13) % 52
+        elif kind == 1:  # around a group, maybe a repeated suit or another rank
+            rank = rng.randrange(13)
+            ids = [rng.randrange(4) * 13 + rank for _ in range(min(n, 4))]
+            if rng.random() < 0.1:
+                ids[0] = (ids[0] + 1) % 52
+        else:
+            ids = [rng.randrange(52) for _ in range(n)]
+        meld = tuple((JOKER, f) if rng.random() < 0.1 else (f, f) for f in ids)
+        try:
+            check_meld(meld)
+            legal = True
+        except TableError:
+            legal = False
+        if legal:  # within the pack of two decks
+            legal = max(Counter(ids).values()) <= 2 and sum(c == JOKER for c, _ in meld) <= 2
+        assert table_ok((meld,), 2) is legal, meld

@@ -113,15 +113,17 @@ def suit_options(out: np.ndarray, keypos: np.ndarray, sig_lens: np.ndarray,
 def _pareto(keys: np.ndarray, vals: np.ndarray, links: np.ndarray, n: int, record: bool,
             sm: int, wb: int, info_ind: np.ndarray, info_mask: np.ndarray,
             info_strength: np.ndarray, wby: np.ndarray, head: np.ndarray,
-            scratch: np.ndarray) -> int:
+            scratch: np.ndarray, ntags: int, ace_unit: int) -> int:
     """``solver._pareto`` in place: the undominated states first, in its
-    order; returns their count. ``head`` is scratch (rest -> last kept
-    index + 1), zero on entry and on return; so is ``scratch`` (9 rows of
-    at least ``n``)."""
+    order; returns their count. ``head`` is scratch (group digits -> last
+    kept index + 1), zero on entry and on return; so is ``scratch`` (11
+    rows of at least ``n``)."""
     order_key = scratch[0]
     inds = scratch[1]
     masks = scratch[2]
     rests = scratch[3]
+    tags = scratch[9]  # the tag digits, base 9
+    tm = 45 * wb
     for i in range(n):
         key = keys[i]
         code = key // sm
@@ -129,11 +131,19 @@ def _pareto(keys: np.ndarray, vals: np.ndarray, links: np.ndarray, n: int, recor
         w = rest % wb
         inds[i] = info_ind[code] | (np.int64(1) << (40 + w))
         masks[i] = info_mask[code] | wby[w]
-        rests[i] = rest // wb
-        order_key[i] = -vals[i] * 2048 + (w - info_strength[code] * 8 + 1024)
+        rests[i] = rest // wb % 45
+        tie = w - info_strength[code] * 8
+        if ntags:
+            t = rest // tm
+            tags[i] = t
+            for _ in range(ntags):
+                tie += t % 9
+                t //= 9
+        order_key[i] = -vals[i] * 2048 + (tie + 1024)
     order = np.argsort(order_key[:n], kind="mergesort")
     kept_ind = scratch[4]
     kept_next = scratch[5]
+    kept_at = scratch[10]  # the state behind a kept entry
     nk = 0
     okeys = scratch[6]
     ovals = scratch[7]
@@ -150,12 +160,29 @@ def _pareto(keys: np.ndarray, vals: np.ndarray, links: np.ndarray, n: int, recor
             k = first
             while k:
                 if kept_ind[k - 1] & mask == kept_ind[k - 1]:
-                    keep = False
-                    break
+                    if not ntags:
+                        keep = False
+                        break
+                    # the kept state's excess tag digits, paid for in value
+                    a = kept_at[k - 1]
+                    ta = tags[a]
+                    tb = tags[i]
+                    excess = 0
+                    for _ in range(ntags):
+                        da = ta % 9
+                        db = tb % 9
+                        if da > db:
+                            excess += da - db
+                        ta //= 9
+                        tb //= 9
+                    if vals[a] - vals[i] >= ace_unit * excess:
+                        keep = False
+                        break
                 k = kept_next[k - 1]
         if keep:
             kept_ind[nk] = ind
             kept_next[nk] = first
+            kept_at[nk] = i
             nk += 1
             head[rest] = nk
             okeys[count] = keys[i]
@@ -179,8 +206,9 @@ def sweep(layers: np.ndarray, ub: np.ndarray, decks: int, nsig: int, ntags: int,
           closable: np.ndarray, group_ok: np.ndarray, info_ind: np.ndarray,
           info_mask: np.ndarray, info_strength: np.ndarray,
           wby: np.ndarray, mid_pareto: int) -> tuple[int, int, int, bool, np.ndarray]:
-    """``solver._sweep``: (found, value, end key, capped, the parent links of
-    the best final state, one per layer, if ``record``)."""
+    """``solver._sweep``: (found, value, end key, capped, per layer the
+    option that led to the best final state, if ``record``: its jokers,
+    optional copies and detail, as ``solver._Result.steps``)."""
     wb = wtot + 1
     gm = wb
     tm = 45 * wb
@@ -195,8 +223,9 @@ def sweep(layers: np.ndarray, ub: np.ndarray, decks: int, nsig: int, ntags: int,
     npar = 0
     opts = np.empty((512, 6), np.int64)
     keypos = np.zeros((16, 8, 16), np.int64)
-    head = np.zeros(45 * 9**ntags, np.int64)
-    scratch = np.empty((9, 256), np.int64)
+    head = np.zeros(45, np.int64)
+    scratch = np.empty((11, 256), np.int64)
+    ace_unit = layers[0, 0, 8]
     ncache = nsig * wb * 9
     cache_start = np.empty(ncache, np.int64)
     cache_len = np.empty(ncache, np.int64)
@@ -211,7 +240,7 @@ def sweep(layers: np.ndarray, ub: np.ndarray, decks: int, nsig: int, ntags: int,
     nslot = np.empty(size, np.int64)
     hbits = 11
     hslots = np.full(1 << hbits, -1, np.int64)
-    empty = np.empty(0, np.int64)
+    empty = np.empty((0, 3), np.int64)
     for p in range(14):
         lim = bound - ub[p]
         m = 0
@@ -341,9 +370,10 @@ def sweep(layers: np.ndarray, ub: np.ndarray, decks: int, nsig: int, ntags: int,
             if not trivial:
                 if count > (2 if last else mid_pareto):
                     if scratch.shape[1] < count:
-                        scratch = np.empty((9, 2 * count), np.int64)
+                        scratch = np.empty((11, 2 * count), np.int64)
                     count = _pareto(nkeys, nvals, nlinks, count, record, sm, wb, info_ind,
-                                    info_mask, info_strength, wby, head, scratch)
+                                    info_mask, info_strength, wby, head, scratch, ntags,
+                                    ace_unit)
                 if count > state_cap:
                     capped = True
                     order = np.argsort(-nvals[:count], kind="mergesort")[:state_cap]
@@ -384,17 +414,34 @@ def sweep(layers: np.ndarray, ub: np.ndarray, decks: int, nsig: int, ntags: int,
             best = vals[i]
     if best_key < 0:
         return 0, 0, 0, capped, empty
-    # the parent links of the best state only, back from the last layer
-    path = np.empty(56 if record else 0, np.int64)
+    # the parent links of the best state only, back from the last layer,
+    # and the option each layer took: (jokers, optional copies, detail)
+    steps = np.empty((56 if record else 0, 3), np.int64)
     if record:
         key = best_key
         for layer in range(55, -1, -1):
             for j in range(poff[layer], poff[layer + 1]):
                 if pkeys[j] == key:
-                    path[layer] = plinks[j]
-                    key = plinks[j] // 1024
+                    link = plinks[j]
+                    key = link // 1024
+                    p = layer // 4
+                    s = layer % 4
+                    mult = sm * nsig**s
+                    tag = layers[p, s, 9]
+                    high = layers[p, s, 7] != 0
+                    vcap = layers[p, s, 4]
+                    if tag >= 0 and high:
+                        vcap = max(0, vcap - key // (tm * 9**tag) % 9)
+                    suit_options(opts, keypos, sig_lens, sig_len, sig_index, key // mult % nsig,
+                                 layers[p, s, 0], layers[p, s, 1], layers[p, s, 2],
+                                 layers[p, s, 3], vcap, layers[p, s, 5],
+                                 min(layers[p, s, 6], wtot - key % wb), high)
+                    oi = link % 1024
+                    steps[layer, 0] = opts[oi, 3]
+                    steps[layer, 1] = opts[oi, 4]
+                    steps[layer, 2] = opts[oi, 5]
                     break
-    return 1, best, best_key, capped, path
+    return 1, best, best_key, capped, steps
 
 
 # --- the Python side ---------------------------------------------------------------
@@ -431,8 +478,9 @@ def _tables(decks: int) -> tuple[np.ndarray, ...]:
 def run_sweep(layers: list[list[tuple[int, int, int, int, int, int, int, bool, int, int]]],
               ub: list[int], decks: int, ntags: int, wtot: int, forced: int, jv: int, base: int,
               bound: int, record: bool, state_cap: int, wby: list[int]
-              ) -> tuple[int, int, bool, list[dict[int, int]] | None] | None:
-    """One sweep: (value, end key, capped, parents) or None, as ``solver._sweep``."""
+              ) -> tuple[int, int, bool, list[tuple[int, int, int]] | None] | None:
+    """One sweep: (value, end key, capped, the option of each layer on the
+    best state's path if ``record``) or None, as ``solver._sweep``."""
     from rummylab.manipulation import solver
 
     sig_lens, sig_len, sig_index, closable, group_ok, ind, mask, strength = _tables(decks)
@@ -443,13 +491,5 @@ def run_sweep(layers: list[list[tuple[int, int, int, int, int, int, int, bool, i
         group_ok, ind, mask, strength, np.array(wby, np.int64), solver._MID_RANK_PARETO)
     if not found:
         return None
-    parents = None
-    if record:  # only what the rebuild reads: the links of the best state's path
-        links = path.tolist()
-        key = int(end)
-        parents = []
-        for link in reversed(links):
-            parents.append({key: link})
-            key = link // 1024
-        parents.reverse()
-    return int(value), int(end), bool(capped), parents
+    steps = [tuple(row) for row in path.tolist()] if record else None
+    return int(value), int(end), bool(capped), steps

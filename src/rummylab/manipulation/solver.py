@@ -14,9 +14,10 @@ each state keeps its best value.
 
 After each suit of each position, a state that another beats in every
 respect (open sequences that can do at least as much, same jokers or fewer
-once the forced ones are down, a value at least as high) is dropped: the
-survivors are few, often a single state per rank on a table rich in long
-sequences, which is what makes the sweep fast in pure Python.
+once the forced ones are down, a value at least as high, higher by enough
+to make up for hand aces it already valued low) is dropped: the survivors
+are few, often a single state per rank on a table rich in long sequences,
+which is what makes the sweep fast in pure Python.
 
 Two choices are made outside the sweep, because carrying them through it
 multiplies the states:
@@ -74,6 +75,7 @@ from rummylab.manipulation.table import (
     check_meld,
     check_pack,
     check_table,
+    table_ok,
 )
 
 Objective = Literal["points", "cards"]
@@ -324,8 +326,11 @@ def _kernel() -> ModuleType | None:
 class _Result:
     value: int
     end_key: int
-    parents: list[dict[int, int]] | None
+    parents: list[dict[int, int]] | None  # per layer: state -> parent * 1024 + option
     capped: bool
+    # per layer, the option on the best state's path: (jokers, optional
+    # copies, detail); the kernel gives these instead of ``parents``
+    steps: list[tuple[int, int, int]] | None = None
 
 
 def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | None:
@@ -347,8 +352,8 @@ def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | N
             spec.base, bound, record, state_cap, _joker_dominators(spec.jokers + 1, spec.forced))
         if got is None:
             return None
-        value, end_key, was_capped, links = got
-        return _Result(value, end_key, links, was_capped)
+        value, end_key, was_capped, steps = got
+        return _Result(value, end_key, None, was_capped, steps)
     nsig = len(_SIGMAS[decks])
     wb = spec.jokers + 1
     gm = wb
@@ -359,6 +364,8 @@ def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | N
     capped = False
     wtot = spec.jokers
     info = _pareto_info(decks)
+    ntags = len(spec.tagged())
+    ace_unit = spec.unit[_ACE]
     closable = [all(x == 3 for x in sig) for sig in _SIGMAS[decks]]
     jv = spec.joker_value
     forced = spec.forced
@@ -449,7 +456,7 @@ def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | N
                             par[nk] = key * 1024 + oi
             # dominance pays at the end of a rank; mid-rank once states pile up
             if len(new) > (2 if last else _MID_RANK_PARETO):
-                new = _pareto(new, sm, wb, forced, info)
+                new = _pareto(new, sm, wb, forced, info, ntags, ace_unit)
             if len(new) > state_cap:
                 capped = True
                 keep = heapq.nlargest(state_cap, new.items(), key=lambda kv: kv[1])
@@ -473,42 +480,59 @@ def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | N
 
 
 def _pareto(states: dict[int, int], sm: int, wb: int, forced: int,
-            info: list[tuple[int, int, int]]) -> dict[int, int]:
-    """Keep the states no other state dominates: same tag and group digits,
-    in every suit open sequences that can do at least as much
+            info: list[tuple[int, int, int]], ntags: int = 0, ace_unit: int = 0
+            ) -> dict[int, int]:
+    """Keep the states no other state dominates: same group digits, in
+    every suit open sequences that can do at least as much
     (``_dominates``), no more jokers used unless all the forced ones are
-    down (the rest are optional), and a value at least as high. Whatever a
-    dropped state could still do, its dominator can too, for as much (so
-    this is exact), and the survivors are few: a table rich in long
-    sequences is often down to one state per rank.
+    down (the rest are optional), and a value at least as high, by enough to
+    make up for the tag digits (below). Whatever a dropped state could still
+    do, its dominator can too, for as much (so this is exact), and the
+    survivors are few: a table rich in long sequences is often down to one
+    state per rank.
+
+    A tag digit counts the hand's aces of a suit valued low; the high ace
+    position values at most the rest (``_Spec._layers``). So a state whose
+    digit is higher by ``d`` can gain at most ``d`` aces' worth less there,
+    and dominates only if its value is higher by that much: ``ace_unit``
+    times the sum over the tags of the digits it has in excess.
 
     ``info[code]`` gives a bit per suit of the state's sigs, the bits of
     every sig dominating them, and a strength that orders dominators first
     among equal values; the jokers' bits are added from bit 40."""
-    kept_by_rest: dict[int, list[int]] = {}
+    kept_by_rest: dict[int, list[tuple[int, int, tuple[int, ...]]]] = {}
     out: dict[int, int] = {}
     wby = _joker_dominators(wb, forced)
+    tm = 45 * wb
     # the order: higher values first, then (among equal values) the stronger
-    # sigs and fewer jokers, so that a dominator comes before what it drops
-    # (and the order of the states otherwise)
+    # sigs, fewer jokers and lower tag digits, so that a dominator comes
+    # before what it drops (and the order of the states otherwise)
     rows = []
     for i, (key, v) in enumerate(states.items()):
         code, rest = divmod(key, sm)
         ind, mask, strength = info[code]
         w = rest % wb
-        rows.append((-v, w - strength * 8, i, key, v, ind | 1 << (40 + w), mask | wby[w],
-                     rest // wb))
+        if ntags:
+            t = rest // tm
+            digits = tuple(t // 9**k % 9 for k in range(ntags))
+            tie = w + sum(digits) - strength * 8
+        else:
+            digits = ()
+            tie = w - strength * 8
+        rows.append((-v, tie, i, key, v, ind | 1 << (40 + w), mask | wby[w],
+                     rest // wb % 45, digits))
     rows.sort()
-    for _, _, _, key, v, ind, mask, rest in rows:
+    for _, _, _, key, v, ind, mask, rest, digits in rows:
         kept = kept_by_rest.get(rest)
         if kept is None:
-            kept_by_rest[rest] = [ind]
+            kept_by_rest[rest] = [(ind, v, digits)]
         else:
-            for k in kept:
-                if k & mask == k:
+            for k, kv, kd in kept:
+                if k & mask == k and (not ntags or kv - v >= ace_unit * sum(
+                        a - b for a, b in zip(kd, digits, strict=True) if a > b)):
                     break
             else:
-                kept.append(ind)
+                kept.append((ind, v, digits))
                 out[key] = v
             continue
         out[key] = v
@@ -545,9 +569,11 @@ def _joker_dominators(wb: int, forced: int) -> list[int]:
 # --- rebuilding the table ------------------------------------------------------------
 
 
-def _rebuild(spec: _Spec, res: _Result, required: list[list[TableCard]]) -> list[Meld]:
-    """The melds of a recorded sweep. ``required[x]``: the table cards that
-    must carry identity x; further real copies are hand cards."""
+def _path_steps(spec: _Spec, res: _Result) -> list[tuple[int, int, int]]:
+    """Per layer, the option the best state's path took: (jokers, optional
+    copies, detail), read back from the parent links."""
+    if res.steps is not None:
+        return res.steps
     assert res.parents is not None
     decks = spec.decks
     nsig = len(_SIGMAS[decks])
@@ -555,46 +581,66 @@ def _rebuild(spec: _Spec, res: _Result, required: list[list[TableCard]]) -> list
     tm = 45 * wb
     sm = tm * 9 ** len(spec.tagged())
     layers, _ = spec.layers()
-    steps: list[tuple[int, int, int, int]] = []  # (sig before, jokers before, option, key)
+    steps: list[tuple[int, int, int]] = []
     key = res.end_key
     for idx in range(55, -1, -1):
-        link = res.parents[idx][key]
-        old, oi = divmod(link, 1024)
-        s = idx % 4
-        steps.append((old // (sm * nsig**s) % nsig, old % wb, oi, old))
+        old, oi = divmod(res.parents[idx][key], 1024)
         key = old
+        req, opt, cap, zf, vcap, wmin, wmax, high, _, tag = layers[idx // 4][idx % 4]
+        room = min(wmax, spec.jokers - old % wb)
+        if not req and not opt and not room:  # nothing placed: the open sequences end
+            steps.append((0, 0, 0))
+            continue
+        if tag >= 0 and high:
+            vcap = max(0, vcap - old // (tm * 9**tag) % 9)
+        sig = old // (sm * nsig ** (idx % 4)) % nsig
+        _sig2, _g, _, kw, kopt, detail = _suit_options(
+            decks, sig, req, opt, cap, zf, vcap, wmin, room, high)[oi]
+        steps.append((kw, kopt, detail))
     steps.reverse()
-    pools = [list(cards) for cards in required]
+    return steps
+
+
+def _rebuild(spec: _Spec, res: _Result) -> list[Meld]:
+    """The melds of a recorded sweep. Of the required copies of a card
+    (``spec.req``), the forced hand naturals are placed first, then the
+    jokers keeping the identity, then naturals; further copies are hand
+    naturals (the two ace positions share them)."""
+    steps = _path_steps(spec, res)
+    forced = list(spec.forced_hand)
+    kept = list(spec.kept)
+    layers, _ = spec.layers()
     melds: list[Meld] = []
-    open_seqs: list[list[list[TableCard]]] = [[] for _ in range(4)]
+    open_seqs: list[list[list[TableCard]]] = [[], [], [], []]
     for p in range(14):
         rank = _ACE if p == _HIGH else p
-        groups: list[list[TableCard]] = [[] for _ in range(4)]
+        row = layers[p]
+        groups: list[list[TableCard]] | None = None
         for s in range(4):
-            sig, w, oi, old = steps[p * 4 + s]
-            lay = layers[p][s]
-            req, opt, cap, zf, vcap, wmin, wmax, high, _, tag = lay
-            room = min(wmax, spec.jokers - w)
-            if not req and not opt and not room:  # nothing placed: the open sequences end
-                melds.extend(tuple(seq) for seq in open_seqs[s])
-                open_seqs[s] = []
+            kw, kopt, detail = steps[p * 4 + s]
+            lay = row[s]
+            n = lay[0] + kopt
+            seqs = open_seqs[s]
+            if not n and not kw:  # nothing placed: the open sequences end
+                if seqs:
+                    melds.extend(tuple(seq) for seq in seqs)
+                    open_seqs[s] = []
                 continue
-            if tag >= 0 and high:
-                digit = old // (tm * 9**tag) % 9
-                opts = _suit_options(decks, sig, req, opt, cap, zf, max(0, vcap - digit),
-                                     wmin, room, high)
-            else:
-                opts = _suit_options(decks, sig, req, opt, cap, zf, vcap, wmin, room, high)
-            _sig2, _g, _, kw, kopt, detail = opts[oi]
             x = s * 13 + rank
-            # real copies: the table's (and kept jokers) while any are left, then
-            # the hand's; the two ace positions share the table's
-            pool = pools[x]
-            items = [pool.pop() if pool else (x, x) for _ in range(req + kopt)]
+            tc = (x, x)
+            f = forced[x]
+            k = kept[x]
+            if f or k:
+                f = min(f, n)
+                k = min(k, n - f)
+                forced[x] -= f
+                kept[x] -= k
+                items = [tc] * f + [(JOKER, x)] * k + [tc] * (n - f - k)
+            else:
+                items = [tc] * n
             if kw:
                 items += [(JOKER, x)] * kw
             mask, new = divmod(detail, 4)
-            seqs = open_seqs[s]
             nxt: list[list[TableCard]] = []
             pos = 0
             for i, seq in enumerate(seqs):
@@ -607,14 +653,20 @@ def _rebuild(spec: _Spec, res: _Result, required: list[list[TableCard]]) -> list
             for _ in range(new):
                 nxt.append([items[pos]])
                 pos += 1
-            groups[s] = items[pos:]
-            if high:
+            if pos < len(items):
+                if groups is None:
+                    groups = [[], [], [], []]
+                groups[s] = items[pos:]
+            if lay[7]:  # the high ace ends every sequence
                 melds.extend(tuple(seq) for seq in nxt)
                 nxt = []
-            elif len(nxt) > 1:
+            elif len(nxt) == 2:
+                if min(len(nxt[0]), 3) > min(len(nxt[1]), 3):
+                    nxt.reverse()  # shorter first, as the sigs sort their lengths
+            elif len(nxt) > 2:  # pragma: no cover - two decks open at most two
                 nxt.sort(key=lambda q: min(len(q), 3))
             open_seqs[s] = nxt
-        if groups[0] or groups[1] or groups[2] or groups[3]:
+        if groups is not None:
             melds.extend(_split_groups(groups))
     out: list[Meld] = []
     for meld in melds:
@@ -903,13 +955,7 @@ class _Search:
         return None if res is None else _Found(res.value, spec, res)
 
     def _melds(self, spec: _Spec, res: _Result) -> list[Meld]:
-        pr = self.pr
-        required = [
-            [(x, x)] * pr.table_real[x] + [(JOKER, x)] * spec.kept[x]
-            + [(x, x)] * spec.forced_hand[x]
-            for x in range(52)
-        ]
-        return _rebuild(spec, res, required)
+        return _rebuild(spec, res)
 
     def _inspect(self, spec: _Spec, melds: list[Meld]) -> _Inspection:
         """How a node's best play fares as a real play: its value if legal;
@@ -920,6 +966,7 @@ class _Search:
         real = [0] * 52
         ids = [0] * 52
         real_high = [0] * 4
+        joker_high = [0] * 4
         new_jokers: list[Card] = []
         for meld in melds:
             ranks = {f % 13 for _, f in meld}
@@ -928,6 +975,8 @@ class _Search:
                 ids[f] += 1
                 if card == JOKER:
                     new_jokers.append(f)
+                    if is_high and f % 13 == _ACE:
+                        joker_high[f // 13] += 1
                 else:
                     real[f] += 1
                     if is_high and f % 13 == _ACE:
@@ -939,7 +988,6 @@ class _Search:
             if ids[x] > pr.cap[x] or extra < 0 or extra > pr.hand_real[x]:
                 bad.append(x // 13)
             value += extra * pr.unit[x % 13]
-        pr.unit[_ACE]
         for s in range(4):
             x = s * 13 + _ACE
             if spec.aces[s] in _RELAXED and s not in bad:
@@ -965,9 +1013,7 @@ class _Search:
             else:
                 changed[x] += 1
         d16_ok = all(changed[x] <= real[x] for x in range(52))
-        high = [real_high[s] + sum(1 for m in melds for c, f in m if c == JOKER and f == s * 13
-                                   and _ace_high(m))
-                for s in range(4)]
+        high = [real_high[s] + joker_high[s] for s in range(4)]
         ok = not bad and d16_ok
         return _Inspection(value if ok else None, bad, d16_ok, high, changed)
 
@@ -1049,12 +1095,21 @@ def _order_table(melds: Iterable[Meld]) -> Table:
     return tuple(sorted(melds, key=key))
 
 
-def _split_hand(hand: Iterable[Card]) -> tuple[list[Card], int]:
+def _split_hand(hand: Iterable[Card], table: Table, decks: int) -> tuple[list[Card], int]:
+    """The hand's naturals and jokers, once ``table`` (checked) and the hand
+    fit the pack (raises as ``check_table`` then ``check_pack`` would)."""
     cards = list(hand)
+    if table_ok(table, decks, cards):
+        naturals = [c for c in cards if c != JOKER]
+        return naturals, len(cards) - len(naturals)
+    check_table(table, decks)
     for c in cards:
         if not 0 <= c <= JOKER:
             raise CardError(f"not a card index: {c}")
-    return [c for c in cards if c != JOKER], sum(1 for c in cards if c == JOKER)
+    naturals = [c for c in cards if c != JOKER]
+    jokers = len(cards) - len(naturals)
+    check_pack(table, decks, [*naturals, *[JOKER] * jokers])
+    return naturals, jokers
 
 
 def best_play(
@@ -1093,9 +1148,7 @@ def best_play(
     >>> cards_str(p.play), table_str(p.table)
     ('8c', '7d 7h 7s | 4c 5c 6c 7c 8c')
     """
-    check_table(table, decks)
-    naturals, hand_jokers = _split_hand(hand)
-    check_pack(table, decks, [*naturals, *[JOKER] * hand_jokers])
+    naturals, hand_jokers = _split_hand(hand, table, decks)
     unit, joker_value = _units(objective)
     if first_meld_from_hand_only:
         pr = _Problem(
@@ -1321,13 +1374,11 @@ def arrange_with(
     >>> table_str(arrange_with(t, parse_cards("7h 7c 7d"), decks=1))
     '7c 7d Jk=7s | 5h 6h 7h'
     """
-    check_table(table, decks)
-    naturals, jokers = _split_hand(add)
+    naturals, jokers = _split_hand(add, table, decks)
     if not naturals and not jokers:
         raise TableError(
             "no card added from hand: a meld plays at least one card from the hand (§4.6)"
         )
-    check_pack(table, decks, [*naturals, *[JOKER] * jokers])
     unit, joker_value = _units("points")
     if first_meld_from_hand_only:
         pr = _Problem(

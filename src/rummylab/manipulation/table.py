@@ -350,6 +350,48 @@ def check_table(table: Table, decks: int) -> None:
     _check_represented(table, decks)
 
 
+def table_ok(table: Table, decks: int, extra: Iterable[Card] = ()) -> bool:
+    """The quick yes of ``check_table(table, decks)`` followed by
+    ``check_pack(table, decks, extra)``: True if neither would raise. On
+    False, call them for the reason. (One pass over the cards; the solver
+    checks its input with it.)"""
+    if decks not in (1, 2):
+        return False
+    count = [0] * (JOKER + 1)
+    ids = [0] * 52
+    for meld in table:
+        n = len(meld)
+        if n < 3:
+            return False
+        ranks = suits = 0  # bit masks
+        for card, stands_for in meld:
+            if (card != stands_for and card != JOKER) or not 0 <= stands_for < 52:
+                return False
+            count[card] += 1
+            ids[stands_for] += 1
+            ranks |= 1 << stands_for % 13
+            suits |= 1 << stands_for // 13
+        if ranks & (ranks - 1) == 0:  # a group: distinct suits
+            if suits.bit_count() != n:
+                return False
+            continue
+        # a sequence: one suit, distinct consecutive ranks, the ace low or high
+        if suits & (suits - 1) or ranks.bit_count() != n:
+            return False
+        run = (1 << n) - 1
+        if ranks // (ranks & -ranks) != run:
+            if not ranks & 1 or ranks & 2:
+                return False
+            high = ranks ^ 1 | 1 << 13  # the ace after the king
+            if high // (high & -high) != run:
+                return False
+    for card in extra:
+        if not 0 <= card <= JOKER:
+            return False
+        count[card] += 1
+    return max(count) <= decks and max(ids) <= decks
+
+
 # --- a move ---------------------------------------------------------------------
 
 
