@@ -42,7 +42,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rummylab.bots.base import Bot
-from rummylab.cards import CARD_POINTS, card_str, cards_of
+from rummylab.cards import CARD_POINTS, card_str, cards_of, parse_card
 from rummylab.errors import OptionError
 from rummylab.gin.game import (
     BIG_GIN,
@@ -86,10 +86,6 @@ def _dwad(hand: int) -> int:
     return v
 
 
-def _bits(mask: int) -> list[int]:
-    return cards_of(mask)
-
-
 def _float_option(options: Mapping[str, str], key: str, default: float) -> float:
     if key not in options:
         return default
@@ -118,7 +114,6 @@ class History:
         me = obs.hand_seat
         self.unwanted: list[int] = []  # cards the opponent declined or threw, latest last
         self.opponent_draws = 0
-        self.discarded: int = 0  # every card ever discarded (out of play unless on top)
         pile: list[int | None] = [None]  # the upcard, unknown until it is seen
         # the bottom card never left the pile if the pile is as deep as the pushes say
         pushes = sum(1 for _, t in obs.actions if t.startswith("discard "))
@@ -131,9 +126,8 @@ class History:
                 if pile:
                     pile.pop()
             elif text.startswith("discard "):
-                card = _parse(text[8:])
+                card = parse_card(text[8:])
                 pile.append(card)
-                self.discarded |= 1 << card
                 if seat != me:
                     self.unwanted.append(card)
             elif seat != me and text in ("pass", "draw stock"):
@@ -141,12 +135,6 @@ class History:
                     self.unwanted.append(top)
                 if text == "draw stock":
                     self.opponent_draws += 1
-
-
-def _parse(text: str) -> int:
-    from rummylab.cards import parse_card
-
-    return parse_card(text)
 
 
 class StrongGinBot(Bot):
@@ -189,7 +177,7 @@ class StrongGinBot(Bot):
         took = hand | 1 << top
         # after taking, the best discard (the taken card may not go back: D-3)
         take_value = min(self._discard_value(view, took & ~(1 << c), c)
-                         for c in _bits(took) if c != top)
+                         for c in cards_of(took) if c != top)
         if deadwood_after_discard(took) == 0:
             return TAKE_DISCARD, f"{card_str(top)} completes the hand"
         # drawing blind: the expected value over the unseen cards
@@ -209,7 +197,7 @@ class StrongGinBot(Bot):
             with_u = hand | 1 << u
             # the greedy discard by deadwood, then the full value of what is kept
             best = None
-            for c in _bits(with_u):
+            for c in cards_of(with_u):
                 d = _dw(with_u & ~(1 << c))
                 key = (d, -CARD_POINTS[c])
                 if best is None or key < best[0]:
@@ -291,7 +279,7 @@ class _View:
         for c in obs.discard_pile:
             seen |= 1 << c
         self.unseen = FULL & ~seen
-        self._unseen_list = _bits(self.unseen)
+        self._unseen_list = cards_of(self.unseen)
         self.budget = budget
         self._opponents: list[tuple[int, float]] | None = None
         self._feed: dict[int, float] = {}
