@@ -229,14 +229,13 @@ def _table(p: int) -> Table:
         span = top - r + 1
         n = gaps + 3 - span if span < 3 else gaps
         if n <= _K:
-            vq, dq, _ = _table(q)
-            for j in range(n, _W):
-                x = vq[j - n]
-                if x < v[j]:
-                    v[j] = x
-                x = dq[j - n]
-                if x < d[j]:
-                    d[j] = x
+            vq, dq, _ = _TABLES.get(q) or _table(q)
+            if n:
+                v[n:] = map(min, v[n:], vq)
+                d[n:] = map(min, d[n:], dq)
+            else:
+                v = list(map(min, v, vq))
+                d = list(map(min, d, dq))
         for nxt in range(top + 1, min(top + _STEP + 1, _R)):
             g = gaps + nxt - top - 1
             if g > _K:
@@ -530,17 +529,22 @@ def _fast(rem: int, w: int, drop: bool) -> tuple[int, int]:
                                   sets | m))
             continue
         k = w - need
-        tabs = [tables.get(p) or _table(p) for p in (p0, p1, p2, p3)]
-        lb = 0
-        gain = 0
-        for v_s, d_s, _ in tabs:
-            x = v_s[k]
-            lb += x
-            if drop and d_s[k] - x < gain:
-                gain = d_s[k] - x
-        if lb + gain >= best:
+        q0 = tables.get(p0) or _table(p0)
+        q1 = tables.get(p1) or _table(p1)
+        q2 = tables.get(p2) or _table(p2)
+        q3 = tables.get(p3) or _table(p3)
+        x0, x1, x2, x3 = q0[0][k], q1[0][k], q2[0][k], q3[0][k]
+        lb = x0 + x1 + x2 + x3
+        if drop:
+            g = min(q0[1][k] - x0, q1[1][k] - x1, q2[1][k] - x2, q3[1][k] - x3)
+            if k:
+                if g < 0:
+                    lb += g
+            else:  # no wild to share out, none spare: the value itself
+                lb += g
+        if lb >= best:
             continue
-        v = _combine(tabs, k, drop)
+        v = _combine([q0, q1, q2, q3], k, drop) if k else lb
         if v < best:
             best, best_sets = v, sets
             if not v:
