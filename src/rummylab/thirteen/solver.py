@@ -521,8 +521,9 @@ def _fast(rem: int, w: int, drop: bool) -> tuple[int, int]:
     while stack:
         i, p0, p1, p2, p3, need, sets = stack.pop()
         if i < depth:
+            # no set explored last: a set of the rank first, fewest wilds first
             opts = levels[i]
-            for j in range(len(opts) - 1, -1, -1):
+            for j in (0, *range(len(opts) - 1, 0, -1)):
                 t0, t1, t2, t3, n, m = opts[j]
                 if need + n <= w:
                     stack.append((i + 1, p0 & ~t0, p1 & ~t1, p2 & ~t2, p3 & ~t3, need + n,
