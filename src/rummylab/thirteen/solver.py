@@ -171,7 +171,7 @@ _RANK_PTS = tuple(min(r + 1, 10) for r in range(_R))
 
 Table = tuple[tuple[int, ...], tuple[int, ...], int]
 _EMPTY: Table = ((0,) * _W, (INF,) * _W, 0)
-_TABLES: dict[int, Table] = {}
+_TABLES: dict[int, Table] = {0: _EMPTY}  # the empty pattern always there
 _TABLES_MAX = 1 << 17
 _SWEEP_FROM = 10  # cards in a pattern from which ``_sweep`` builds its table
 
@@ -179,6 +179,7 @@ _SWEEP_FROM = 10  # cards in a pattern from which ``_sweep`` builds its table
 def clear_caches() -> None:
     """Empty the solver's caches (per-suit tables, set choices, combinations)."""
     _TABLES.clear()
+    _TABLES[0] = _EMPTY
     _RANK_SETS.clear()
     _COMBINED.clear()
 
@@ -212,6 +213,7 @@ def _table(p: int) -> Table:
     if got is not None:
         if len(_TABLES) >= _TABLES_MAX:
             _TABLES.clear()
+            _TABLES[0] = _EMPTY
         _TABLES[p] = got
         return got
     r = (low & -low).bit_length() - 1
@@ -249,6 +251,7 @@ def _table(p: int) -> Table:
     got = (tuple(v), tuple(d), top)
     if len(_TABLES) >= _TABLES_MAX:
         _TABLES.clear()
+        _TABLES[0] = _EMPTY
     _TABLES[p] = got
     return got
 
@@ -530,10 +533,27 @@ def _fast(rem: int, w: int, drop: bool) -> tuple[int, int]:
                                   sets | m))
             continue
         k = w - need
-        q0 = tables.get(p0) or _table(p0)
-        q1 = tables.get(p1) or _table(p1)
-        q2 = tables.get(p2) or _table(p2)
-        q3 = tables.get(p3) or _table(p3)
+        q0 = tables.get(p0)
+        q1 = tables.get(p1)
+        q2 = tables.get(p2)
+        q3 = tables.get(p3)
+        if q0 is None or q1 is None or q2 is None or q3 is None:
+            # a bound from the tables at hand first (the others add 0 or
+            # more, also with a card free): build the rest only if needed
+            lb = 0
+            gain = 0
+            for q in (q0, q1, q2, q3):
+                if q is not None:
+                    x = q[0][k]
+                    lb += x
+                    if drop and q[1][k] - x < gain:
+                        gain = q[1][k] - x
+            if lb + gain >= best:
+                continue
+            q0 = q0 or _table(p0)
+            q1 = q1 or _table(p1)
+            q2 = q2 or _table(p2)
+            q3 = q3 or _table(p3)
         x0, x1, x2, x3 = q0[0][k], q1[0][k], q2[0][k], q3[0][k]
         lb = x0 + x1 + x2 + x3
         if drop:
