@@ -167,6 +167,7 @@ def _split(hand: int, wild_rank: int) -> tuple[int, list[Card]]:
 _K = 8  # most wilds a hand can hold (two decks)
 _W = _K + 1  # table length: budgets 0.._K
 _STEP = 4  # the longest step between neighbouring naturals of a run
+_SPAN = 5  # the longest run a table needs to try (see ``_table``)
 _RANK_PTS = tuple(min(r + 1, 10) for r in range(_R))
 
 Table = tuple[tuple[int, ...], tuple[int, ...], int]
@@ -224,8 +225,13 @@ def _table(p: int) -> Table:
     # r left over, or (drop) r going free
     v = [pts + x for x in v1]
     d = [a if a < pts + b else pts + b for a, b in zip(v1, d1, strict=True)]
-    # runs led by r: chains of naturals upwards, wilds in the gaps
+    # runs led by r: chains of naturals upwards, wilds in the gaps. A run
+    # six ranks long or more is never needed: cut between the last natural
+    # within its first three ranks and the next one, the two parts take no
+    # more wilds than the gap held (each needs 3 - its span, and the spans
+    # and the gap add up to six or more), so chains end by rank r + 4.
     stack = [(r, 0, p1)]
+    end = min(r + _SPAN, _R)
     while stack:
         top, gaps, q = stack.pop()
         span = top - r + 1
@@ -238,7 +244,7 @@ def _table(p: int) -> Table:
             else:
                 v = list(map(min, v, vq))
                 d = list(map(min, d, dq))
-        for nxt in range(top + 1, min(top + _STEP + 1, _R)):
+        for nxt in range(top + 1, min(top + _STEP + 1, end)):
             g = gaps + nxt - top - 1
             if g > _K:
                 break
