@@ -21,6 +21,7 @@ holds the brute force it is tested against.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 
@@ -461,8 +462,9 @@ def _combine(tabs: list[Table], k: int, drop: bool) -> int:
             return base
         return min(base + fixed_gain, base if k else INF)
     v0, d0, _ = var[0]
-    cur_v = list(v0[:k + 1])
-    cur_d = list(d0[:k + 1])
+    cur_v: Sequence[int] = v0
+    cur_d: Sequence[int] = d0
+    last = var.pop()
     for v_s, d_s, top in var[1:]:
         top = min(top, k)
         nv = []
@@ -484,10 +486,35 @@ def _combine(tabs: list[Table], k: int, drop: bool) -> int:
             nv.append(bv)
             nd.append(bd)
         cur_v, cur_d = nv, nd
+    if var:  # the last suit: the totals at k (and k - 1 for a spare wild) only
+        v_s, d_s, top = last
+        top = min(top, k)
+        bv = INF
+        for t in range(top + 1):
+            x = cur_v[k - t] + v_s[t]
+            if x < bv:
+                bv = x
+        if not drop:
+            return base + bv
+        bd = INF
+        for t in range(top + 1):
+            x = cur_v[k - t] + d_s[t]
+            if x < bd:
+                bd = x
+            x = cur_d[k - t] + v_s[t]
+            if x < bd:
+                bd = x
+        spare = INF
+        for t in range(min(top, k - 1) + 1):
+            x = cur_v[k - 1 - t] + v_s[t]
+            if x < spare:
+                spare = x
+        best = min(bd, bv + fixed_gain, spare)
+        return base + best
     if not drop:
         return base + cur_v[k]
     best = min(cur_d[k], cur_v[k] + fixed_gain)
-    if k and cur_v[k - 1] < best:  # a spare wild may be the drop
+    if cur_v[k - 1] < best:  # a spare wild may be the drop
         best = cur_v[k - 1]
     return base + best
 
