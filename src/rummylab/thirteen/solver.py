@@ -554,55 +554,62 @@ def _fast(rem: int, w: int, drop: bool) -> tuple[int, int]:
     best_sets = 0
     # depth-first over the levels: stack of (level, patterns, wilds needed, set cards)
     stack = [(0, pats[0], pats[1], pats[2], pats[3], 0, 0)]
+    last = depth - 1
     while stack:
         i, p0, p1, p2, p3, need, sets = stack.pop()
-        if i < depth:
+        opts = levels[i]
+        if i < last:
             # no set explored last: a set of the rank first, fewest wilds first
-            opts = levels[i]
             for j in (0, *range(len(opts) - 1, 0, -1)):
                 t0, t1, t2, t3, n, m = opts[j]
                 if need + n <= w:
                     stack.append((i + 1, p0 & ~t0, p1 & ~t1, p2 & ~t2, p3 & ~t3, need + n,
                                   sets | m))
             continue
-        k = w - need
-        q0 = tables.get(p0)
-        q1 = tables.get(p1)
-        q2 = tables.get(p2)
-        q3 = tables.get(p3)
-        if q0 is None or q1 is None or q2 is None or q3 is None:
-            # a bound from the tables at hand first (the others add 0 or
-            # more, also with a card free): build the rest only if needed
-            lb = 0
-            gain = 0
-            for q in (q0, q1, q2, q3):
-                if q is not None:
-                    x = q[0][k]
-                    lb += x
-                    if drop and q[1][k] - x < gain:
-                        gain = q[1][k] - x
-            if lb + gain >= best:
+        # the last level: its options lead to leaves, taken in the same order
+        for j in (*range(1, len(opts)), 0):
+            t0, t1, t2, t3, n, m = opts[j]
+            k = w - need - n
+            if k < 0:
                 continue
-            q0 = q0 or _table(p0)
-            q1 = q1 or _table(p1)
-            q2 = q2 or _table(p2)
-            q3 = q3 or _table(p3)
-        x0, x1, x2, x3 = q0[0][k], q1[0][k], q2[0][k], q3[0][k]
-        lb = x0 + x1 + x2 + x3
-        if drop:
-            g = min(q0[1][k] - x0, q1[1][k] - x1, q2[1][k] - x2, q3[1][k] - x3)
-            if k:
-                if g < 0:
+            c0, c1, c2, c3 = p0 & ~t0, p1 & ~t1, p2 & ~t2, p3 & ~t3
+            q0 = tables.get(c0)
+            q1 = tables.get(c1)
+            q2 = tables.get(c2)
+            q3 = tables.get(c3)
+            if q0 is None or q1 is None or q2 is None or q3 is None:
+                # a bound from the tables at hand first (the others add 0 or
+                # more, also with a card free): build the rest only if needed
+                lb = 0
+                gain = 0
+                for q in (q0, q1, q2, q3):
+                    if q is not None:
+                        x = q[0][k]
+                        lb += x
+                        if drop and q[1][k] - x < gain:
+                            gain = q[1][k] - x
+                if lb + gain >= best:
+                    continue
+                q0 = q0 or _table(c0)
+                q1 = q1 or _table(c1)
+                q2 = q2 or _table(c2)
+                q3 = q3 or _table(c3)
+            x0, x1, x2, x3 = q0[0][k], q1[0][k], q2[0][k], q3[0][k]
+            lb = x0 + x1 + x2 + x3
+            if drop:
+                g = min(q0[1][k] - x0, q1[1][k] - x1, q2[1][k] - x2, q3[1][k] - x3)
+                if k:
+                    if g < 0:
+                        lb += g
+                else:  # no wild to share out, none spare: the value itself
                     lb += g
-            else:  # no wild to share out, none spare: the value itself
-                lb += g
-        if lb >= best:
-            continue
-        v = _combine([q0, q1, q2, q3], k, drop) if k else lb
-        if v < best:
-            best, best_sets = v, sets
-            if not v:
-                break
+            if lb >= best:
+                continue
+            v = _combine([q0, q1, q2, q3], k, drop) if k else lb
+            if v < best:
+                best, best_sets = v, sets | m
+                if not v:
+                    return best, best_sets
     return best, best_sets
 
 
