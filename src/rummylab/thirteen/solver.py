@@ -745,6 +745,7 @@ def _walk(p: int, k: int, f: bool, suit: int,
             dropped, f, p = base + r, False, p1
             continue
         stack: list[tuple[int, int, int, tuple[int, ...]]] = [(r, 0, p1, (r,))]
+        end = min(r + _SPAN, _R)  # the chains ``_table`` tried
         while stack:
             top, gaps, q, chain = stack.pop()
             span = top - r + 1
@@ -753,7 +754,7 @@ def _walk(p: int, k: int, f: bool, suit: int,
                 vq, dq, _ = _table(q)
                 if (dq if f else vq)[k - n] == target:
                     break
-            for nxt in range(top + 1, min(top + _STEP + 1, _R)):
+            for nxt in range(top + 1, min(top + _STEP + 1, end)):
                 g = gaps + nxt - top - 1
                 if g > _K:
                     break
