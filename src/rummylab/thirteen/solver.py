@@ -21,6 +21,7 @@ holds the brute force it is tested against.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 
@@ -167,11 +168,12 @@ def _split(hand: int, wild_rank: int) -> tuple[int, list[Card]]:
 _K = 8  # most wilds a hand can hold (two decks)
 _W = _K + 1  # table length: budgets 0.._K
 _STEP = 4  # the longest step between neighbouring naturals of a run
+_SPAN = 5  # the longest run a table needs to try (see ``_table``)
 _RANK_PTS = tuple(min(r + 1, 10) for r in range(_R))
 
 Table = tuple[tuple[int, ...], tuple[int, ...], int]
 _EMPTY: Table = ((0,) * _W, (INF,) * _W, 0)
-_TABLES: dict[int, Table] = {}
+_TABLES: dict[int, Table] = {0: _EMPTY}  # the empty pattern always there
 _TABLES_MAX = 1 << 17
 _SWEEP_FROM = 10  # cards in a pattern from which ``_sweep`` builds its table
 
@@ -179,6 +181,7 @@ _SWEEP_FROM = 10  # cards in a pattern from which ``_sweep`` builds its table
 def clear_caches() -> None:
     """Empty the solver's caches (per-suit tables, set choices, combinations)."""
     _TABLES.clear()
+    _TABLES[0] = _EMPTY
     _RANK_SETS.clear()
     _COMBINED.clear()
 
@@ -212,6 +215,7 @@ def _table(p: int) -> Table:
     if got is not None:
         if len(_TABLES) >= _TABLES_MAX:
             _TABLES.clear()
+            _TABLES[0] = _EMPTY
         _TABLES[p] = got
         return got
     r = (low & -low).bit_length() - 1
@@ -222,22 +226,26 @@ def _table(p: int) -> Table:
     # r left over, or (drop) r going free
     v = [pts + x for x in v1]
     d = [a if a < pts + b else pts + b for a, b in zip(v1, d1, strict=True)]
-    # runs led by r: chains of naturals upwards, wilds in the gaps
+    # runs led by r: chains of naturals upwards, wilds in the gaps. A run
+    # six ranks long or more is never needed: cut between the last natural
+    # within its first three ranks and the next one, the two parts take no
+    # more wilds than the gap held (each needs 3 - its span, and the spans
+    # and the gap add up to six or more), so chains end by rank r + 4.
     stack = [(r, 0, p1)]
+    end = min(r + _SPAN, _R)
     while stack:
         top, gaps, q = stack.pop()
         span = top - r + 1
         n = gaps + 3 - span if span < 3 else gaps
         if n <= _K:
-            vq, dq, _ = _table(q)
-            for j in range(n, _W):
-                x = vq[j - n]
-                if x < v[j]:
-                    v[j] = x
-                x = dq[j - n]
-                if x < d[j]:
-                    d[j] = x
-        for nxt in range(top + 1, min(top + _STEP + 1, _R)):
+            vq, dq, _ = _TABLES.get(q) or _table(q)
+            if n:
+                v[n:] = map(min, v[n:], vq)
+                d[n:] = map(min, d[n:], dq)
+            else:
+                v = list(map(min, v, vq))
+                d = list(map(min, d, dq))
+        for nxt in range(top + 1, min(top + _STEP + 1, end)):
             g = gaps + nxt - top - 1
             if g > _K:
                 break
@@ -250,6 +258,7 @@ def _table(p: int) -> Table:
     got = (tuple(v), tuple(d), top)
     if len(_TABLES) >= _TABLES_MAX:
         _TABLES.clear()
+        _TABLES[0] = _EMPTY
     _TABLES[p] = got
     return got
 
@@ -453,8 +462,9 @@ def _combine(tabs: list[Table], k: int, drop: bool) -> int:
             return base
         return min(base + fixed_gain, base if k else INF)
     v0, d0, _ = var[0]
-    cur_v = list(v0[:k + 1])
-    cur_d = list(d0[:k + 1])
+    cur_v: Sequence[int] = v0
+    cur_d: Sequence[int] = d0
+    last = var.pop()
     for v_s, d_s, top in var[1:]:
         top = min(top, k)
         nv = []
@@ -476,10 +486,35 @@ def _combine(tabs: list[Table], k: int, drop: bool) -> int:
             nv.append(bv)
             nd.append(bd)
         cur_v, cur_d = nv, nd
+    if var:  # the last suit: the totals at k (and k - 1 for a spare wild) only
+        v_s, d_s, top = last
+        top = min(top, k)
+        bv = INF
+        for t in range(top + 1):
+            x = cur_v[k - t] + v_s[t]
+            if x < bv:
+                bv = x
+        if not drop:
+            return base + bv
+        bd = INF
+        for t in range(top + 1):
+            x = cur_v[k - t] + d_s[t]
+            if x < bd:
+                bd = x
+            x = cur_d[k - t] + v_s[t]
+            if x < bd:
+                bd = x
+        spare = INF
+        for t in range(min(top, k - 1) + 1):
+            x = cur_v[k - 1 - t] + v_s[t]
+            if x < spare:
+                spare = x
+        best = min(bd, bv + fixed_gain, spare)
+        return base + best
     if not drop:
         return base + cur_v[k]
     best = min(cur_d[k], cur_v[k] + fixed_gain)
-    if k and cur_v[k - 1] < best:  # a spare wild may be the drop
+    if cur_v[k - 1] < best:  # a spare wild may be the drop
         best = cur_v[k - 1]
     return base + best
 
@@ -519,32 +554,62 @@ def _fast(rem: int, w: int, drop: bool) -> tuple[int, int]:
     best_sets = 0
     # depth-first over the levels: stack of (level, patterns, wilds needed, set cards)
     stack = [(0, pats[0], pats[1], pats[2], pats[3], 0, 0)]
+    last = depth - 1
     while stack:
         i, p0, p1, p2, p3, need, sets = stack.pop()
-        if i < depth:
-            opts = levels[i]
-            for j in range(len(opts) - 1, -1, -1):
+        opts = levels[i]
+        if i < last:
+            # no set explored last: a set of the rank first, fewest wilds first
+            for j in (0, *range(len(opts) - 1, 0, -1)):
                 t0, t1, t2, t3, n, m = opts[j]
                 if need + n <= w:
                     stack.append((i + 1, p0 & ~t0, p1 & ~t1, p2 & ~t2, p3 & ~t3, need + n,
                                   sets | m))
             continue
-        k = w - need
-        tabs = [tables.get(p) or _table(p) for p in (p0, p1, p2, p3)]
-        lb = 0
-        gain = 0
-        for v_s, d_s, _ in tabs:
-            x = v_s[k]
-            lb += x
-            if drop and d_s[k] - x < gain:
-                gain = d_s[k] - x
-        if lb + gain >= best:
-            continue
-        v = _combine(tabs, k, drop)
-        if v < best:
-            best, best_sets = v, sets
-            if not v:
-                break
+        # the last level: its options lead to leaves, taken in the same order
+        for j in (*range(1, len(opts)), 0):
+            t0, t1, t2, t3, n, m = opts[j]
+            k = w - need - n
+            if k < 0:
+                continue
+            c0, c1, c2, c3 = p0 & ~t0, p1 & ~t1, p2 & ~t2, p3 & ~t3
+            q0 = tables.get(c0)
+            q1 = tables.get(c1)
+            q2 = tables.get(c2)
+            q3 = tables.get(c3)
+            if q0 is None or q1 is None or q2 is None or q3 is None:
+                # a bound from the tables at hand first (the others add 0 or
+                # more, also with a card free): build the rest only if needed
+                lb = 0
+                gain = 0
+                for q in (q0, q1, q2, q3):
+                    if q is not None:
+                        x = q[0][k]
+                        lb += x
+                        if drop and q[1][k] - x < gain:
+                            gain = q[1][k] - x
+                if lb + gain >= best:
+                    continue
+                q0 = q0 or _table(c0)
+                q1 = q1 or _table(c1)
+                q2 = q2 or _table(c2)
+                q3 = q3 or _table(c3)
+            x0, x1, x2, x3 = q0[0][k], q1[0][k], q2[0][k], q3[0][k]
+            lb = x0 + x1 + x2 + x3
+            if drop:
+                g = min(q0[1][k] - x0, q1[1][k] - x1, q2[1][k] - x2, q3[1][k] - x3)
+                if k:
+                    if g < 0:
+                        lb += g
+                else:  # no wild to share out, none spare: the value itself
+                    lb += g
+            if lb >= best:
+                continue
+            v = _combine([q0, q1, q2, q3], k, drop) if k else lb
+            if v < best:
+                best, best_sets = v, sets | m
+                if not v:
+                    return best, best_sets
     return best, best_sets
 
 
@@ -680,6 +745,7 @@ def _walk(p: int, k: int, f: bool, suit: int,
             dropped, f, p = base + r, False, p1
             continue
         stack: list[tuple[int, int, int, tuple[int, ...]]] = [(r, 0, p1, (r,))]
+        end = min(r + _SPAN, _R)  # the chains ``_table`` tried
         while stack:
             top, gaps, q, chain = stack.pop()
             span = top - r + 1
@@ -688,7 +754,7 @@ def _walk(p: int, k: int, f: bool, suit: int,
                 vq, dq, _ = _table(q)
                 if (dq if f else vq)[k - n] == target:
                     break
-            for nxt in range(top + 1, min(top + _STEP + 1, _R)):
+            for nxt in range(top + 1, min(top + _STEP + 1, end)):
                 g = gaps + nxt - top - 1
                 if g > _K:
                     break
