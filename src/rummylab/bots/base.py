@@ -32,6 +32,34 @@ class Bot(ABC):
         """The recommended action and a one-line reason."""
         return self.act(observation), f"{self.name} would play this"
 
+    # -- options, checked with one-line errors ------------------------------
+    def int_option(self, key: str, default: int, low: int | None = None) -> int:
+        """The integer option ``key``, at least ``low``."""
+        if key not in self.options:
+            return default
+        try:
+            value = int(self.options[key])
+        except ValueError:
+            raise OptionError(f"bot option {key} must be an integer") from None
+        if low is not None and value < low:
+            raise OptionError(f"bot option {key} must be at least {low}")
+        return value
+
+    def float_option(self, key: str, default: float) -> float:
+        """The numeric option ``key``."""
+        if key not in self.options:
+            return default
+        try:
+            return float(self.options[key])
+        except ValueError:
+            raise OptionError(f"bot option {key} must be a number") from None
+
+    def seed_option(self, low: int | None = None) -> int | None:
+        """The ``seed`` option if given, else the seed the bot was made with."""
+        if "seed" in self.options:
+            return self.int_option("seed", 0, low)
+        return self.seed
+
     def spec(self) -> str:
         opts = "".join(f":{k}={v}" for k, v in self.options.items())
         return self.name + opts

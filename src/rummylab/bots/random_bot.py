@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from rummylab.bots.base import Bot
-from rummylab.errors import OptionError
 
 
 class RandomBot(Bot):
@@ -16,12 +15,7 @@ class RandomBot(Bot):
 
     def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):
         super().__init__(options, seed)
-        if "seed" in self.options:
-            try:
-                seed = int(self.options["seed"])
-            except ValueError:
-                raise OptionError("bot option seed must be an integer") from None
-        self._rng = random.Random(seed)
+        self._rng = random.Random(self.seed_option())
 
     def act(self, observation: Any) -> int:
         legal = observation.legal_actions

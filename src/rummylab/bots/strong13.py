@@ -41,7 +41,6 @@ from typing import Any
 
 from rummylab.bots.base import Bot
 from rummylab.cards import CARD_POINTS, Card, card_str, multi_add, multi_cards, multi_remove
-from rummylab.errors import OptionError
 from rummylab.thirteen.game import (
     DISCARD_BASE,
     DRAW_STOCK,
@@ -52,27 +51,6 @@ from rummylab.thirteen.game import (
 from rummylab.thirteen.solver import penalty, penalty_after_discard
 
 _CACHE_MAX = 1 << 17
-
-
-def _int_option(options: Mapping[str, str], key: str, default: int, low: int) -> int:
-    if key not in options:
-        return default
-    try:
-        value = int(options[key])
-    except ValueError:
-        raise OptionError(f"bot option {key} must be an integer") from None
-    if value < low:
-        raise OptionError(f"bot option {key} must be at least {low}")
-    return value
-
-
-def _float_option(options: Mapping[str, str], key: str, default: float) -> float:
-    if key not in options:
-        return default
-    try:
-        return float(options[key])
-    except ValueError:
-        raise OptionError(f"bot option {key} must be a number") from None
 
 
 def _can_add(multi: int, card: Card) -> bool:
@@ -90,12 +68,10 @@ class StrongThirteenBot(Bot):
 
     def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):
         super().__init__(options, seed)
-        self.budget = _int_option(self.options, "budget", 48, 1)
-        if "seed" in self.options:
-            seed = _int_option(self.options, "seed", 0, -(1 << 62))
-        self._seed = 0 if seed is None else seed
-        self.out_bonus = _float_option(self.options, "out_bonus", 8.0)
-        self.feed = _float_option(self.options, "feed", 0.5)
+        self.budget = self.int_option("budget", 48, 1)
+        self._seed = self.seed_option(-(1 << 62)) or 0
+        self.out_bonus = self.float_option("out_bonus", 8.0)
+        self.feed = self.float_option("feed", 0.5)
         self._pad: dict[int, int] = {}
         self._pen: dict[int, int] = {}
         self._round_key: tuple[int, bool] | None = None

@@ -39,11 +39,11 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from rummylab.bots.base import Bot
 from rummylab.cards import CARD_POINTS, card_str, cards_of, parse_card
-from rummylab.errors import OptionError
 from rummylab.gin.game import (
     BIG_GIN,
     DISCARD_BASE,
@@ -63,48 +63,8 @@ from rummylab.gin.melds import (
 FULL = (1 << 52) - 1
 
 # deadwood of the hands a search meets again and again (bounded memo)
-_DW: dict[int, int] = {}
-_DWAD: dict[int, int] = {}
-_MEMO_LIMIT = 1 << 18
-
-
-def _dw(hand: int) -> int:
-    v = _DW.get(hand)
-    if v is None:
-        if len(_DW) > _MEMO_LIMIT:
-            _DW.clear()
-        v = _DW[hand] = deadwood(hand)
-    return v
-
-
-def _dwad(hand: int) -> int:
-    v = _DWAD.get(hand)
-    if v is None:
-        if len(_DWAD) > _MEMO_LIMIT:
-            _DWAD.clear()
-        v = _DWAD[hand] = deadwood_after_discard(hand)
-    return v
-
-
-def _float_option(options: Mapping[str, str], key: str, default: float) -> float:
-    if key not in options:
-        return default
-    try:
-        return float(options[key])
-    except ValueError:
-        raise OptionError(f"bot option {key} must be a number") from None
-
-
-def _int_option(options: Mapping[str, str], key: str, default: int, low: int = 1) -> int:
-    if key not in options:
-        return default
-    try:
-        value = int(options[key])
-    except ValueError:
-        raise OptionError(f"bot option {key} must be an integer") from None
-    if value < low:
-        raise OptionError(f"bot option {key} must be at least {low}")
-    return value
+_dw = lru_cache(maxsize=1 << 18)(deadwood)
+_dwad = lru_cache(maxsize=1 << 18)(deadwood_after_discard)
 
 
 class History:
@@ -143,14 +103,13 @@ class StrongGinBot(Bot):
 
     def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):
         super().__init__(options, seed)
-        self.budget = _int_option(self.options, "budget", 24)
-        self.feed = _float_option(self.options, "feed", 0.0)
-        self.knock = _float_option(self.options, "knock", 0.25)
-        self.look = _float_option(self.options, "look", 1.0)
-        self.wait_gin = _int_option(self.options, "gin", 4, low=0)
-        self.race = _float_option(self.options, "race", 0.0)
-        self.base_seed = _int_option(self.options, "seed", 0, low=0) if "seed" in self.options \
-            else (seed or 0)
+        self.budget = self.int_option("budget", 24, 1)
+        self.feed = self.float_option("feed", 0.0)
+        self.knock = self.float_option("knock", 0.25)
+        self.look = self.float_option("look", 1.0)
+        self.wait_gin = self.int_option("gin", 4, 0)
+        self.race = self.float_option("race", 0.0)
+        self.base_seed = self.seed_option(0) or 0
 
     # -- the interface --------------------------------------------------
     def act(self, observation: Any) -> int:

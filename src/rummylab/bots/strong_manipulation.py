@@ -37,22 +37,9 @@ from typing import Any
 
 from rummylab.bots.base import Bot
 from rummylab.cards import CARD_POINTS, JOKER, Card
-from rummylab.errors import OptionError
 from rummylab.manipulation.game import DRAW, KNOCK, MELD_BEST, PASS, ManipulationObservation
 from rummylab.manipulation.solver import Play, best_play
 from rummylab.manipulation.table import Table, hand_points
-
-
-def _int_option(options: Mapping[str, str], key: str, default: int, low: int) -> int:
-    if key not in options:
-        return default
-    try:
-        value = int(options[key])
-    except ValueError:
-        raise OptionError(f"bot option {key} must be an integer") from None
-    if value < low:
-        raise OptionError(f"bot option {key} must be at least {low}")
-    return value
 
 
 class StrongManipulationBot(Bot):
@@ -66,12 +53,10 @@ class StrongManipulationBot(Bot):
 
     def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):
         super().__init__(options, seed)
-        self.budget = _int_option(self.options, "budget", 4, 0)
-        if "seed" in self.options:
-            seed = _int_option(self.options, "seed", 0, -(1 << 62))
-        self._seed = 0 if seed is None else seed
-        self.risk = _int_option(self.options, "risk", 50, 0) / 100
-        self.hold = _int_option(self.options, "hold", 3, 0)
+        self.budget = self.int_option("budget", 4, 0)
+        self._seed = self.seed_option(-(1 << 62)) or 0
+        self.risk = self.int_option("risk", 50, 0) / 100
+        self.hold = self.int_option("hold", 3, 0)
         self._plays: dict[tuple[Table, tuple[Card, ...], int, bool], Play | None] = {}
 
     # -- the solver, memoized per position --------------------------------
