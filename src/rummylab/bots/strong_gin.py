@@ -134,11 +134,11 @@ class StrongGinBot(Bot):
         hand, top = obs.hand, obs.discard_pile[-1]
         now = deadwood(hand)
         took = hand | 1 << top
+        if _dwad(took) == 0:
+            return TAKE_DISCARD, f"{card_str(top)} completes the hand"
         # after taking, the best discard (the taken card may not go back: D-3)
         take_value = min(self._discard_value(view, took & ~(1 << c), c)
                          for c in cards_of(took) if c != top)
-        if deadwood_after_discard(took) == 0:
-            return TAKE_DISCARD, f"{card_str(top)} completes the hand"
         # drawing blind: the expected value over the unseen cards
         stock_value = self._blind_value(view, hand)
         fallback = PASS if PASS in legal else DRAW_STOCK
