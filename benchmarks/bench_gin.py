@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
 from benchmarks import handgen, peers  # noqa: E402
+from benchmarks.machine import cpu_model  # noqa: E402
 from rummylab import new_state  # noqa: E402
 from rummylab.gin import melds  # noqa: E402
 
@@ -389,14 +390,7 @@ def bench_record_memory(plan: Plan) -> Result:
 
 
 def machine() -> dict[str, Any]:
-    cpu = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    cpu = cpu_model()
     versions = {}
     for dist in ("open_spiel", "rlcard", "numpy"):
         try:

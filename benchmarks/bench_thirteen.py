@@ -44,8 +44,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 # measure the working tree, installed or not; tests/ holds the hand generator
-sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests"), str(ROOT)]
 
+from benchmarks.machine import cpu_model  # noqa: E402
 from helpers import HAND_KINDS13, thirteen_hand  # noqa: E402
 from rummylab.bots import make_bot  # noqa: E402
 from rummylab.cards import multi_of  # noqa: E402
@@ -215,14 +216,7 @@ def table(rows: list[Row]) -> str:
 
 
 def machine() -> str:
-    cpu = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    cpu = cpu_model()
     return (f"machine: nproc={os.cpu_count()} cpu={cpu or platform.processor()}\n"
             f"python {platform.python_version()} ({platform.python_implementation()}) on "
             f"{platform.platform()}")
