@@ -61,10 +61,24 @@ from rummylab.gin.melds import (
 )
 
 FULL = (1 << 52) - 1
+_SUIT = (1 << 13) - 1
 
 # deadwood of the hands a search meets again and again (bounded memo)
 _dw = lru_cache(maxsize=1 << 18)(deadwood)
 _dwad = lru_cache(maxsize=1 << 18)(deadwood_after_discard)
+
+
+def _reach(hand: int) -> int:
+    """The cards that would make a meld with two cards of ``hand``."""
+    a, b = hand & _SUIT, hand >> 13 & _SUIT
+    c, d = hand >> 26 & _SUIT, hand >> 39
+    pairs = (a & (b | c | d)) | (b & (c | d)) | (c & d)
+    reach = pairs | pairs << 13 | pairs << 26 | pairs << 39
+    for shift, s in ((0, a), (13, b), (26, c), (39, d)):
+        adj = s & s >> 1  # i and i+1 held
+        gap = s & s >> 2  # i and i+2 held
+        reach |= ((adj << 2 | adj >> 1 | gap << 1) & _SUIT) << shift
+    return reach
 
 
 class History:
@@ -262,8 +276,12 @@ class _View:
             return v
         total = 0
         ready = 0
+        # a card that melds with no two cards of the hand can only replace the
+        # worst card: its value needs no search
+        reach = _reach(hand)
+        best9 = _dwad(hand)
         for u in self._unseen_list:
-            d = _dwad(hand | 1 << u)
+            d = _dwad(hand | 1 << u) if reach >> u & 1 else best9 + CARD_POINTS[u]
             total += d if d < now else now
             ready += d <= limit
         n = len(self._unseen_list)

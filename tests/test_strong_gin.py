@@ -1,0 +1,28 @@
+"""The strong Gin bot's shortcuts equal the searches they replace."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rummylab.bots.strong_gin import _reach
+from rummylab.cards import CARD_POINTS, cards_of
+from rummylab.gin.melds import deadwood, deadwood_after_discard, is_meld
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.permutations(range(52)))
+def test_a_card_out_of_reach_only_replaces_the_worst_card(order: list[int]) -> None:
+    hand = sum(1 << c for c in order[:10])
+    reach = _reach(hand)
+    now, best9 = deadwood(hand), deadwood_after_discard(hand)
+    for u in order[10:30]:
+        # in reach <=> u and two cards of the hand make a meld (every longer
+        # meld holding u holds such a three)
+        melds_u = any(is_meld(1 << u | 1 << a | 1 << b)
+                      for a, b in combinations(cards_of(hand), 2))
+        assert bool(reach >> u & 1) == melds_u
+        if not reach >> u & 1:
+            assert deadwood_after_discard(hand | 1 << u) == min(now, best9 + CARD_POINTS[u])
