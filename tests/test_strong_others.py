@@ -3,6 +3,7 @@ blind to hidden cards, deterministic under a seed, with hints that explain."""
 
 from __future__ import annotations
 
+import io
 import random
 from typing import Any
 
@@ -11,9 +12,12 @@ import pytest
 from rummylab.bots import BOT_LEVELS, make_bot
 from rummylab.bots.strong13 import StrongThirteenBot
 from rummylab.bots.strong_manipulation import StrongManipulationBot
-from rummylab.cards import multi_add, multi_cards, multi_count, multi_remove
+from rummylab.cards import multi_add, multi_cards, multi_count, multi_remove, parse_cards
 from rummylab.errors import OptionError
-from rummylab.manipulation.game import ManipulationState
+from rummylab.manipulation.game import MELD_BEST, ManipulationState
+from rummylab.manipulation.table import hand_points, parse_table
+from rummylab.match import play_match
+from rummylab.records import RecordWriter, replay
 from rummylab.registry import new_state
 from rummylab.thirteen.game import ThirteenState
 
@@ -142,6 +146,96 @@ def test_manipulation_decisions_ignore_hidden_cards() -> None:
         bot_a = StrongManipulationBot({"budget": "2"}, seed=4)
         bot_b = StrongManipulationBot({"budget": "2"}, seed=4)
         assert bot_a.hint(a) == bot_b.hint(b)
+        assert bot_a.move_hint(a) == bot_b.move_hint(b)
+
+
+def test_manipulation_reserve_melds_ignore_hidden_cards() -> None:
+    """The text moves (melds that keep a reserve) too: the first four such
+    decisions of a game are made again, the same, with the hidden cards
+    re-dealt."""
+    rng = random.Random(8)
+    state = ManipulationState({"players": 3, "target": 60}, seed=5)
+    specs = ["strong:reserve=9:budget=2"] + ["simple"] * 2
+    bots = [make_bot(s, "manipulation", seed=i) for i, s in enumerate(specs)]
+    checked = 0
+    while not state.is_terminal() and checked < 4:
+        seat = state.current_player()
+        obs = state.observation(seat)
+        move = bots[seat].move(obs)
+        if seat == 0 and isinstance(move, str):
+            other = _redeal_manipulation(state, seat, rng)
+            assert other._pile != state._pile
+            fresh = make_bot(specs[0], "manipulation", seed=0)
+            assert fresh.move(other.observation(seat)) == move
+            checked += 1
+        if isinstance(move, str):
+            state.apply(move)
+        else:
+            state.apply_action(move)
+    assert checked >= 2
+
+
+# --- the reserve ------------------------------------------------------------------
+
+
+def _position(hand: str, table: str) -> ManipulationState:
+    """A three-player state after the first draw, with the seat to act given
+    this hand and the table."""
+    state = ManipulationState({"players": 3}, seed=1)
+    seat = state.current_player()
+    state._hands[seat] = sorted(parse_cards(hand, jokers=True))
+    state._table = parse_table(table, 2)
+    state._invalidate()
+    return state
+
+
+def test_reserve_keeps_low_playable_cards_back() -> None:
+    state = _position("3c 4c 9c Kd Kh Ks 2h 8h Jd Qs", "5c 6c 7c | 9d 9h 9s")
+    seat = state.current_player()
+    obs = state.observation(seat)
+    assert MELD_BEST in obs.legal_actions
+    bot = StrongManipulationBot({"reserve": "9", "budget": "0"}, seed=1)
+    move, reason = bot.move_hint(obs)
+    assert isinstance(move, str) and move.startswith("meld 9c Kd Kh Ks =>")
+    assert "3c 4c" in reason
+    state.apply(move)
+    assert sorted(state.hand_of(seat)) == sorted(parse_cards("3c 4c 2h 8h Jd Qs"))
+    # the kept cards still fit the table the meld left
+    again = _position("3c 4c 2h 8h Jd Qs 5h", "")
+    again._table = state.table
+    again._invalidate()
+    play = bot.best(again.observation(again.current_player()), parse_cards("3c 4c 2h 8h Jd Qs"))
+    assert play is not None and set(parse_cards("3c 4c")) <= set(play.play)
+    # without a reserve, or when another hand is nearly out, the whole play goes down
+    assert StrongManipulationBot({"reserve": "0", "budget": "0"}).move(obs) == MELD_BEST
+    near = _position("3c 4c 9c Kd Kh Ks 2h 8h Jd Qs", "5c 6c 7c | 9d 9h 9s")
+    other = (seat + 1) % 3
+    near._hands[other] = near._hands[other][:2]
+    assert bot.move(near.observation(seat)) == MELD_BEST
+
+
+def test_reserve_goes_down_when_the_hand_can_knock() -> None:
+    state = _position("Ac 3c 4c Kd Kh Ks", "5c 6c 7c | 9d 9h 9s")
+    obs = state.observation(state.current_player())
+    bot = StrongManipulationBot({"reserve": "9"})
+    play = bot.best(obs, obs.hand)
+    assert play is not None and hand_points(obs.hand) - play.points_shed <= 5
+    assert bot.move(obs) == MELD_BEST
+
+
+def test_text_moves_are_recorded_and_replay() -> None:
+    buf = io.StringIO()
+    specs = ["strong:reserve=9:budget=2", "simple", "simple"]
+    bots = [make_bot(s, "manipulation", seed=i) for i, s in enumerate(specs)]
+    state = play_match("manipulation", bots, seed=3, options={"target": 60},
+                       writer=RecordWriter(buf))
+    assert state.is_terminal()
+    text = buf.getvalue()
+    # strong's reserve melds are melds that the best play would have made bigger
+    assert sum('"seat":0,"action":"meld' in line for line in text.splitlines()) > 0
+    buf.seek(0)
+    (m,) = replay(buf)
+    assert m.winners == state.winners and m.final_scores == state.final_scores
 
 
 # --- hints --------------------------------------------------------------------

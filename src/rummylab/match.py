@@ -159,6 +159,14 @@ def match_seeds(seed: int, n: int) -> list[int]:
     return [rng.randrange(2**62) for _ in range(n)]
 
 
+def apply_move(state: State, move: int | str) -> None:
+    """Apply a bot's move: an action id, or a text move (``state.apply``)."""
+    if isinstance(move, str):
+        state.apply(move)
+    else:
+        state.apply_action(move)
+
+
 def play_match(
     game: str,
     bots: Sequence[Bot],
@@ -178,7 +186,7 @@ def play_match(
         state.take_events()
     while not state.is_terminal():
         seat = state.current_player()
-        state.apply_action(bots[seat].act(state.observation(seat)))
+        apply_move(state, bots[seat].move(state.observation(seat)))
         if writer is not None or stats is not None:
             events = state.take_events()
             if writer is not None:

@@ -130,11 +130,14 @@ class TerminalGame:
                     state.apply_action(action)
                     self.show_drawn(before, self.hand_cards(state.observation(seat)), action)
             else:
-                action = self.bots[seat].act(state.observation(seat))
-                said = self.describe(seat, action)
-                if said:
-                    self.console.print(f"{self.names[seat]}: {said}", highlight=False)
-                state.apply_action(action)
+                move = self.bots[seat].move(state.observation(seat))
+                if isinstance(move, str):  # a text move: its record line reports it
+                    state.apply(move)
+                else:
+                    said = self.describe(seat, move)
+                    if said:
+                        self.console.print(f"{self.names[seat]}: {said}", highlight=False)
+                    state.apply_action(move)
             events = state.take_events()
             if writer is not None:
                 writer.write_events(events)
@@ -261,9 +264,9 @@ class TerminalGame:
             if raw.lower() in ("q", "quit", "exit"):
                 return None
             if raw.lower() in ("h", "hint"):
-                action, reason = self.adviser.hint(obs)
-                self.console.print(f"Hint: {st.action_to_string(action)} — {reason}",
-                                   highlight=False)
+                move, reason = self.adviser.move_hint(obs)
+                said = move if isinstance(move, str) else st.action_to_string(move)
+                self.console.print(f"Hint: {said} — {reason}", highlight=False)
                 continue
             try:
                 action = self.parse(raw, obs, menu)

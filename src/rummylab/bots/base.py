@@ -28,6 +28,16 @@ class Bot(ABC):
     def act(self, observation: Any) -> int:
         """A legal action for the seat the observation belongs to."""
 
+    def move(self, observation: Any) -> int | str:
+        """The move to make: an action id, or where the game has text moves
+        that no id names (Manipulation's ``meld CARDS => TABLE``), that text,
+        applied with ``state.apply``. By default the action ``act`` chooses."""
+        return self.act(observation)
+
+    def move_hint(self, observation: Any) -> tuple[int | str, str]:
+        """The move ``move`` makes and a one-line reason (by default ``hint``)."""
+        return self.hint(observation)
+
     def hint(self, observation: Any) -> tuple[int, str]:
         """The recommended action and a one-line reason."""
         return self.act(observation), f"{self.name} would play this"

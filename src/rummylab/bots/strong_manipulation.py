@@ -1,6 +1,9 @@
-"""A strong Manipulation strategy: look one draw ahead before melding.
+"""A strong Manipulation strategy: look one draw ahead for a finish; optionally
+keep a reserve back.
 
-A turn offers three choices, all made here from the seat's observation:
+A round is a race: the first hand down to the knock limit (5 points) or out
+wins it, and a knock is hardly ever undercut. The choices, all made from the
+seat's observation:
 
 - **meld now or draw again.** After the first draw, the best play (the one
   that sheds the most points, ``meld best``) is weighed against drawing a
@@ -10,13 +13,26 @@ A turn offers three choices, all made here from the seat's observation:
   each sample is solved exactly. Each outcome is valued in round points: going
   out wins the other hands plus the out bonus, ending with a knockable hand
   wins the other hands less the seat's own, anything else costs ``hold``
-  times the points left in hand (a point kept is also a turn further from
-  knocking). The seat draws again only when that is worth more on average.
+  times the points left in hand. With the default ``hold`` of 1 a finish
+  weighs far more than the points a meld sheds, so the seat draws again
+  mostly when its meld now would not finish and a second card is likely
+  enough to let it knock or go out this very turn.
 - **knock.** A hand worth the knock limit or less is knocked at once (after
   the best meld, so it is as low as it gets) unless the undercut risk is too
   high: each other hand small enough to hold as few points is drawn from the
   unseen cards, and the seat draws on instead when the chance that one of
   them ties or beats it exceeds ``risk``.
+- **a reserve** (off by default: ``reserve`` 0). A turn that ends without a
+  meld costs up to three cards (§4.4) and a meld ends the turn (D-14), so with
+  ``reserve`` above 0 the seat melds the high cards of its best play and keeps
+  back up to ``reserve`` cards worth at most ``keep`` points each that still
+  fit the table it leaves, to meld next turn after a single draw. The reserve
+  goes down with the rest (``meld best``) when that leaves a knockable hand
+  or goes out, when the pile has run out, and when another hand is down to
+  ``dump`` cards or fewer. Such a meld is a text move, ``meld CARDS =>
+  TABLE`` (``move``; ``act`` returns ``meld best`` in its place, for callers
+  that take action ids only). Measured, it loses: a kept card is often no
+  longer playable next turn (benchmarks/README.md, "Strength").
 - **pass** after a meld otherwise.
 
 The samples come from a generator seeded by the bot's seed and the
@@ -27,6 +43,8 @@ observation, so a decision never depends on the hidden cards.
 >>> bot = StrongManipulationBot({"budget": "2"}, seed=1)
 >>> bot.act(state.observation(state.current_player())) in state.legal_actions()
 True
+>>> state.action_to_string(bot.move(state.observation(state.current_player())))
+'meld best'
 """
 
 from __future__ import annotations
@@ -36,27 +54,34 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rummylab.bots.base import Bot
-from rummylab.cards import CARD_POINTS, JOKER, Card
+from rummylab.cards import CARD_POINTS, JOKER, Card, cards_str
 from rummylab.manipulation.game import DRAW, KNOCK, MELD_BEST, PASS, ManipulationObservation
-from rummylab.manipulation.solver import Play, best_play
-from rummylab.manipulation.table import Table, hand_points
+from rummylab.manipulation.solver import Play, arrange_with, best_play
+from rummylab.manipulation.table import Table, hand_points, table_str
 
 
 class StrongManipulationBot(Bot):
     """Options: ``budget`` (second cards sampled when weighing a meld against
-    another draw, default 4; 0 always melds), ``seed``, ``risk`` (largest
-    undercut probability to knock with, in percent, default 50), ``hold`` (what
-    a point left in hand costs when the turn ends without a knock, default 3)."""
+    another draw, default 16; 0 always melds), ``hold`` (what a point left in
+    hand costs when the turn ends without a knock, default 1), ``risk``
+    (largest undercut probability to knock with, in percent, default 50),
+    ``reserve`` (most cards kept back from a meld, default 0: none), ``keep``
+    (most points of a kept card, default 5), ``dump`` (meld the reserve too
+    when another hand is down to this many cards, default 2; 0 never),
+    ``seed``."""
 
     name = "strong"
-    accepted_options = ("budget", "seed", "risk", "hold")
+    accepted_options = ("budget", "seed", "risk", "hold", "reserve", "keep", "dump")
 
     def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):
         super().__init__(options, seed)
-        self.budget = self.int_option("budget", 4, 0)
+        self.budget = self.int_option("budget", 16, 0)
+        self.reserve = self.int_option("reserve", 0, 0)
+        self.keep = self.int_option("keep", 5, 0)
+        self.dump = self.int_option("dump", 2, 0)
         self._seed = self.seed_option(-(1 << 62)) or 0
         self.risk = self.int_option("risk", 50, 0) / 100
-        self.hold = self.int_option("hold", 3, 0)
+        self.hold = self.int_option("hold", 1, 0)
         self._plays: dict[tuple[Table, tuple[Card, ...], int, bool], Play | None] = {}
 
     # -- the solver, memoized per position --------------------------------
@@ -115,9 +140,67 @@ class StrongManipulationBot(Bot):
                 hits += 1
         return hits / samples
 
+    # -- the reserve -------------------------------------------------------------
+    def keep_back(self, obs: ManipulationObservation,
+                  play: Play) -> tuple[list[Card], list[Card], Table] | None:
+        """Split ``play`` into the cards to meld now and the reserve: up to
+        ``reserve`` cards of at most ``keep`` points (never a joker), lowest
+        first, each kept only if the rest still makes a legal meld and the
+        reserve still fits the table it leaves. Returns (meld, reserve,
+        table after the meld), or None when nothing can be kept back."""
+        first = obs.first_meld_from_hand_only
+        kept: list[Card] = []
+        found: tuple[list[Card], list[Card], Table] | None = None
+        for c in sorted(play.play, key=lambda c: (CARD_POINTS[c], c)):
+            if len(kept) >= self.reserve or len(kept) + 1 >= len(play.play):
+                break
+            if c == JOKER or CARD_POINTS[c] > self.keep:
+                break
+            trial = [*kept, c]
+            rest = list(play.play)
+            for k in trial:
+                rest.remove(k)
+            table = arrange_with(obs.table, rest, obs.decks, first_meld_from_hand_only=first)
+            if table is None or arrange_with(table, trial, obs.decks) is None:
+                continue
+            kept = trial
+            found = (sorted(rest), sorted(kept), table)
+        return found
+
+    def _reserve_meld(self, obs: ManipulationObservation) -> tuple[str, str] | None:
+        """The meld that keeps a reserve back, as a text move, and why; None
+        when the whole best play should go down."""
+        if not self.reserve or obs.phase != "turn" or not obs.pile_size:
+            return None
+        play = self.best(obs, obs.hand)
+        assert play is not None
+        if play.cards_shed == len(obs.hand):
+            return None
+        if hand_points(obs.hand) - play.points_shed <= int(obs.options["knock_limit"]):
+            return None
+        if any(0 < n <= self.dump for s, n in enumerate(obs.hand_sizes) if s != obs.seat):
+            return None
+        split = self.keep_back(obs, play)
+        if split is None:
+            return None
+        meld, kept, table = split
+        return (f"meld {cards_str(meld)} => {table_str(table)}",
+                f"meld {cards_str(meld)} and keep {cards_str(kept)} back to meld next turn")
+
     # -- decisions ---------------------------------------------------------------
     def act(self, observation: Any) -> int:
         return self.hint(observation)[0]
+
+    def move(self, observation: Any) -> int | str:
+        return self.move_hint(observation)[0]
+
+    def move_hint(self, observation: Any) -> tuple[int | str, str]:
+        action, reason = self.hint(observation)
+        if action == MELD_BEST:
+            reserve = self._reserve_meld(observation)
+            if reserve is not None:
+                return reserve
+        return action, reason
 
     def hint(self, observation: Any) -> tuple[int, str]:
         obs: ManipulationObservation = observation
