@@ -45,7 +45,8 @@ def test_registered_as_strong() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_thirteen_whole_games_legal(players: int) -> None:
-    specs = ["strong:budget=4"] + ["simple"] * (players - 1)
+    strong = "strong:budget=4" if players % 2 == 0 else "strong:budget=4,deep=2"
+    specs = [strong] + ["simple"] * (players - 1)
     state = _play("three-thirteen", specs, 10 + players, {"players": players})
     assert state.round == 11 and state.is_terminal()
 
@@ -104,9 +105,10 @@ def test_thirteen_decisions_ignore_hidden_cards() -> None:
             assert other._hands != state._hands or other._stock != state._stock
             a, b = state.observation(seat), other.observation(seat)
             assert a.to_dict() == b.to_dict()
-            bot_a = StrongThirteenBot({"budget": "6"}, seed=9)
-            bot_b = StrongThirteenBot({"budget": "6"}, seed=9)
-            assert bot_a.hint(a) == bot_b.hint(b)
+            for opts in ({"budget": "6"}, {"budget": "6", "deep": "3"}):
+                bot_a = StrongThirteenBot(opts, seed=9)
+                bot_b = StrongThirteenBot(opts, seed=9)
+                assert bot_a.hint(a) == bot_b.hint(b)
             checked += 1
     assert checked == 18
 

@@ -60,11 +60,14 @@ def _can_add(multi: int, card: Card) -> bool:
 class StrongThirteenBot(Bot):
     """Options: ``budget`` (unseen cards sampled per lookahead, default 48),
     ``seed``, ``out_bonus`` (points a going-out draw is worth below zero,
-    default 8) and ``feed`` (weight of the help a discard gives the next
-    player, default 0.5)."""
+    default 8), ``feed`` (weight of the help a discard gives the next
+    player, default 0.5), ``deep`` (how many of the best discards to value
+    over two draws with :meth:`lookahead2`; 0, the default, values them over
+    one) and ``hazard`` (the chance the round ends between two of the seat's
+    turns, used by :meth:`lookahead2`, default 0.3)."""
 
     name = "strong"
-    accepted_options = ("budget", "seed", "out_bonus", "feed")
+    accepted_options = ("budget", "seed", "out_bonus", "feed", "deep", "hazard")
 
     def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):
         super().__init__(options, seed)
@@ -72,6 +75,8 @@ class StrongThirteenBot(Bot):
         self._seed = self.seed_option(-(1 << 62)) or 0
         self.out_bonus = self.float_option("out_bonus", 8.0)
         self.feed = self.float_option("feed", 0.5)
+        self.deep = self.int_option("deep", 0, 0)
+        self.hazard = self.float_option("hazard", 0.3)
         self._pad: dict[int, int] = {}
         self._pen: dict[int, int] = {}
         self._round_key: tuple[int, bool] | None = None
@@ -150,6 +155,28 @@ class StrongThirteenBot(Bot):
                 continue
             v = self.after_discard(multi_add(hand, c))
             total += w * (v if v else -self.out_bonus)
+            weight += w
+        return total / weight if weight else float(self.penalty(hand))
+
+    def lookahead2(self, hand: int, outer: Sequence[tuple[Card, float]],
+                   draws: Sequence[tuple[Card, float]], obs: ThirteenObservation) -> float:
+        """Expected penalty over two draws: after the first (from ``outer``),
+        the round has ended with probability ``hazard`` (another seat went out
+        before this turn: the penalty after the best discard counts), else the
+        best discard is followed by :meth:`lookahead` over ``draws``."""
+        total = 0.0
+        weight = 0.0
+        for c, w in outer:
+            if not _can_add(hand, c):
+                continue
+            drawn = multi_add(hand, c)
+            now = self.after_discard(drawn)
+            if now == 0:
+                v = -self.out_bonus
+            else:
+                later = self._best_keeps(drawn, self.discards(drawn, None, obs), draws, 2)[0][0]
+                v = self.hazard * now + (1 - self.hazard) * later
+            total += w * v
             weight += w
         return total / weight if weight else float(self.penalty(hand))
 
@@ -258,6 +285,10 @@ class StrongThirteenBot(Bot):
             return DISCARD_BASE + card, f"last turn: {card_str(card)} leaves the least ({pen})"
         draws = self._samples(pool, rng, self.budget)
         scored = self._best_keeps(hand, cards, draws, 6)
+        if self.deep > 1 and len(scored) > 1:
+            outer = self._samples(pool, rng, max(2, self.budget // 2))
+            scored = sorted((self.lookahead2(multi_remove(hand, c), outer, draws, obs), c)
+                            for _, c in scored[:self.deep])
         help_ = self._next_player_help(obs, [c for _, c in scored])
         value, card = min((v + self.feed * help_[c], c) for v, c in scored)
         reason = f"keeps the best outlook ({value:.1f} expected points after the next draw)"
