@@ -159,3 +159,29 @@ def test_dask_backend_matches_local(capsys: pytest.CaptureFixture[str]) -> None:
         remote = _json(capsys, [*argv, "--backend", "dask",
                                 "--scheduler", cluster.scheduler_address])
     assert remote == local
+
+
+def test_three_player_gin_counts_every_hand_for_box_and_captain(tmp_path: Path) -> None:
+    # §2.2: each hand is the box against the captain; the role figures must
+    # add up to the hands, the hands won and the points of the whole run
+    path = tmp_path / "g3.jsonl"
+    with path.open("w", encoding="utf-8") as f:
+        result = run_arena("gin3", ["simple", "random", "simple"], deals=2, seed=4,
+                           options={"target": 30}, ratings=False, record=f)
+    c = result.stats.counts
+    hands, drawn = result.stats.hands, result.stats.drawn
+    assert sum(c["box_hands"]) == sum(c["captain_hands"]) == hands > 0
+    assert sum(c["box_won"]) + sum(c["captain_won"]) == hands - drawn
+    assert sum(c["box_won"]) + sum(c["captain_won"]) == sum(c["hands_won"])
+    # points are zero-sum between box and captain, hand by hand
+    assert sum(c["box_points"]) + sum(c["captain_points"]) == 0
+    # the box deals: count from the record which seat dealt and who won
+    box_wins = 0
+    for e in _lines(path):
+        if e.get("type") == "deal":
+            dealer = e["dealer"]
+        elif e.get("type") == "result" and e.get("winner") is not None:
+            box_wins += e["winner"] == dealer
+    assert sum(c["box_won"]) == box_wins
+    for row in result.rows():
+        assert 0.0 <= row["box_win_rate"] <= 1.0 and 0.0 <= row["captain_win_rate"] <= 1.0

@@ -41,7 +41,9 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 # per game: the figures counted per seat from the result events, in table order
 FIGURES: dict[str, tuple[str, ...]] = {
     "gin": ("points_per_hand", "hands_won", "knocks", "gins", "undercuts"),
-    "gin3": ("points_per_hand", "hands_won", "knocks", "gins", "undercuts"),
+    "gin3": ("points_per_hand", "hands_won", "knocks", "gins", "undercuts",
+             "box_hands", "box_win_rate", "box_points_per_hand",
+             "captain_hands", "captain_win_rate", "captain_points_per_hand"),
     "three-thirteen": ("mean_total", "penalty_per_round", "went_out"),
     "manipulation": ("mean_total", "points_per_round", "rounds_won", "knocks", "went_out"),
 }
@@ -66,13 +68,22 @@ class MatchStats:
         for name in ("points", "hands_won", "knocks", "gins", "undercuts", "went_out",
                      "penalty", "total"):
             self.counts.setdefault(name, [0.0] * n)
+        if self.game == "gin3":
+            for role in ("box", "captain"):
+                for name in ("hands", "won", "points"):
+                    self.counts.setdefault(f"{role}_{name}", [0.0] * n)
+        self._roles: tuple[int, int] | None = None  # three-player Gin: (box, captain)
 
     def add_events(self, events: Sequence[Event]) -> None:
         c = self.counts
         for e in events:
             kind = e["type"]
+            if kind == "deal" and "captain" in e:
+                self._roles = (e["dealer"], e["captain"])
             if kind == "result":
                 self.hands += 1
+                if self._roles is not None:
+                    self._add_roles(e)
                 if "values" in e:  # Manipulation: a round
                     for seat, pts in enumerate(e["points"]):
                         c["points"][seat] += pts
@@ -115,8 +126,31 @@ class MatchStats:
                 for seat, v in enumerate(e["final_scores"]):
                     c["total"][seat] += v
 
+    def _add_roles(self, e: Event) -> None:
+        """Three-player Gin: each hand counted for the box and the captain
+        (hands, hands won, points won less points lost)."""
+        assert self._roles is not None
+        c = self.counts
+        winner, points = e["winner"], e["points"]
+        for role, seat in zip(("box", "captain"), self._roles, strict=True):
+            c[f"{role}_hands"][seat] += 1
+            if winner is None:
+                continue
+            if winner == seat:
+                c[f"{role}_won"][seat] += 1
+                c[f"{role}_points"][seat] += points
+            else:
+                c[f"{role}_points"][seat] -= points
+
     def figure(self, name: str, seat: int) -> float:
         c = self.counts
+        for role in ("box", "captain"):
+            if name == f"{role}_win_rate":
+                n = c[f"{role}_hands"][seat]
+                return c[f"{role}_won"][seat] / n if n else 0.0
+            if name == f"{role}_points_per_hand":
+                n = c[f"{role}_hands"][seat]
+                return c[f"{role}_points"][seat] / n if n else 0.0
         if name == "points_per_hand":
             return c["points"][seat] / self.hands if self.hands else 0.0
         if name == "mean_total":
@@ -181,7 +215,10 @@ def play_match(
     if len(bots) != state.num_players:
         raise ValueError(f"{game} needs {state.num_players} bots, got {len(bots)}")
     if writer is not None:
+        opening = list(state.events)  # the cut and first deal: the stats need them too
         writer.begin(state, [b.spec() for b in bots])
+        if stats is not None:
+            stats.add_events(opening)
     elif stats is None:
         state.take_events()
     while not state.is_terminal():
