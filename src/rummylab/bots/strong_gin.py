@@ -54,6 +54,7 @@ from rummylab.gin.game import (
     GinObservation,
 )
 from rummylab.gin.melds import (
+    best_arrangement,
     best_defence,
     deadwood,
     deadwood_after_discard,
@@ -88,6 +89,7 @@ class History:
         me = obs.hand_seat
         self.unwanted: list[int] = []  # cards the opponent declined or threw, latest last
         self.opponent_draws = 0
+        self.last_thrown: int | None = None  # the opponent's latest discard
         pile: list[int | None] = [None]  # the upcard, unknown until it is seen
         # the bottom card never left the pile if the pile is as deep as the pushes say
         pushes = sum(1 for _, t in obs.actions if t.startswith("discard "))
@@ -104,6 +106,7 @@ class History:
                 pile.append(card)
                 if seat != me:
                     self.unwanted.append(card)
+                    self.last_thrown = card
             elif seat != me and text in ("pass", "draw stock"):
                 if top is not None:
                     self.unwanted.append(top)
@@ -113,16 +116,18 @@ class History:
 
 class StrongGinBot(Bot):
     name = "strong"
-    accepted_options = ("budget", "feed", "knock", "look", "gin", "race", "seed")
+    accepted_options = ("budget", "feed", "knock", "look", "gin", "race", "deny", "tight", "seed")
 
     def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):
         super().__init__(options, seed)
         self.budget = self.int_option("budget", 24, 1)
         self.feed = self.float_option("feed", 0.0)
-        self.knock = self.float_option("knock", 0.25)
+        self.knock = self.float_option("knock", 0.0)
         self.look = self.float_option("look", 1.0)
         self.wait_gin = self.int_option("gin", 4, 0)
-        self.race = self.float_option("race", 0.0)
+        self.race = self.float_option("race", 150.0)
+        self.deny = self.float_option("deny", 2.0)
+        self.tight = self.float_option("tight", 0.1)
         self.base_seed = self.seed_option(0) or 0
 
     # -- the interface --------------------------------------------------
@@ -137,7 +142,7 @@ class StrongGinBot(Bot):
         # decisions depend only on what the seat saw, so the same view gives the same move
         rng = random.Random(hash((self.base_seed, obs.hand, obs.discard_pile,
                                   obs.opponent_known, len(obs.actions))) & 0xFFFFFFFF)
-        view = _View(obs, rng, self.budget, self.look, self.race)
+        view = _View(obs, rng, self.budget, self.look, self.race, self.tight)
         if TAKE_DISCARD in legal:
             return self._draw(view, legal)
         return self._discard(view, legal)
@@ -211,9 +216,12 @@ class StrongGinBot(Bot):
     def _discard_value(self, view: _View, kept: int, thrown: int) -> float:
         """Lower is better: expected deadwood after the next draw, plus what
         the thrown card gives the opponent."""
-        if not self.feed:
-            return view.hand_value(kept)
-        return view.hand_value(kept) + self.feed * view.feed_cost(thrown)
+        v = view.hand_value(kept)
+        if self.feed:
+            v += self.feed * view.feed_cost(thrown)
+        if self.deny:
+            v += self.deny * view.pickup_chance(thrown)
+        return v
 
     def _knock_value(self, view: _View, kept: int, dw: int) -> tuple[float, float]:
         obs = view.obs
@@ -242,8 +250,9 @@ class _View:
     """The seat's knowledge, with sampled worlds, computed once per decision."""
 
     def __init__(self, obs: GinObservation, rng: random.Random, budget: int,
-                 look: float, race: float) -> None:
+                 look: float, race: float, tight: float = 1.0) -> None:
         self.obs = obs
+        self.tight = tight
         self.look = look
         self.race = race
         self.rng = rng
@@ -256,6 +265,7 @@ class _View:
         self.budget = budget
         self._opponents: list[tuple[int, float]] | None = None
         self._feed: dict[int, float] = {}
+        self._pickup: dict[int, float] = {}
         self._values: dict[int, float] = {}
 
     @property
@@ -307,6 +317,8 @@ class _View:
         # a player keeps what melds: the more they have drawn, the likelier a
         # low-deadwood hand (weights instead of a uniform fill)
         beta = 0.035 * min(self.history.opponent_draws, 8)
+        thrown = self.history.last_thrown
+        top = CARD_POINTS[thrown] if thrown is not None else None
         out: list[tuple[int, float]] = []
         total = 0.0
         for _ in range(self.budget):
@@ -319,9 +331,27 @@ class _View:
             for c in recent:
                 if _dwad(hand | 1 << c) < now:
                     w *= 0.25
+            # a player throws their worst deadwood: what is left is no worse
+            if top is not None and self.tight != 1.0 and now:
+                dead = best_arrangement(hand).deadwood_mask
+                over = sum(1 for c in cards_of(dead) if CARD_POINTS[c] > top)
+                w *= self.tight ** over
             out.append((hand, w))
             total += w
         return [(h, w / total) for h, w in out]
+
+    def pickup_chance(self, card: int) -> float:
+        """Weighted share of the sampled opponents that would take ``card``
+        because it lowers their deadwood."""
+        v = self._pickup.get(card)
+        if v is not None:
+            return v
+        v = 0.0
+        for opp, w in self.opponents:
+            if _dwad(opp | 1 << card) < _dw(opp):
+                v += w
+        self._pickup[card] = v
+        return v
 
     def feed_cost(self, card: int) -> float:
         """Mean drop in the sampled opponents' deadwood if they take ``card``."""
