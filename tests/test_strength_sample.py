@@ -12,11 +12,11 @@ from rummylab.arena import run_arena
 
 
 def test_strong_gin_beats_simple_on_a_fixed_sample() -> None:
-    # 20 deals x 2 seatings of 100-point matches; over 2,000 matches strong wins 66.5%
+    # 20 deals x 2 seatings of 100-point matches (the full 2,000-match run: benchmarks/README.md)
     result = run_arena("gin", ["strong", "simple"], deals=20, seed=11, ratings=False)
     strong, simple = result.rows()[:2]
     assert strong["matches"] == simple["matches"] == 40
-    assert strong["match_wins"] >= 22, strong  # more than half, with room (it wins 25 now)
+    assert strong["match_wins"] >= 22, strong  # more than half, with room (it wins 26 now)
     assert strong["points_per_hand"] > simple["points_per_hand"]
 
 

@@ -6,23 +6,33 @@ and every action of the hand. From these it
 
 * scores every candidate hand by its expected deadwood after the next draw,
   taken over the cards it has not seen (cards in the discard pile or known in
-  the opponent's hand cannot be drawn), so it keeps the hand with the most
-  live outs rather than the least deadwood now;
+  the opponent's hand cannot be drawn), less a large bonus for the chance
+  that the draw makes a hand it may knock with: the hand is a race to the
+  first knock, so the hand most likely to get there next wins ties of
+  deadwood and more;
+* charges a discard for the chance that the opponent would take it (it
+  lowers their deadwood) over sampled opponent hands;
 * takes the upcard only when the hand it makes is worth more than the
   average blind draw from the stock, each followed by its best discard;
 * decides knocking separately: it holds a hand of ``gin`` deadwood or less
-  for gin while the stock is long, and otherwise knocks at once unless the
-  sampled defences would beat it too often. Opponent hands are sampled from
-  the unseen cards around the cards it knows they hold, weighted towards
-  low deadwood the longer they have drawn (a player keeps what melds) and
-  away from hands that would have wanted the cards they just declined or
-  threw; each sample lays off on the bot's melds.
+  for gin while the stock is long, and otherwise knocks at once (unless
+  fewer than ``knock`` of the sampled defences would lose to it).
+
+Opponent hands are sampled from the unseen cards around the cards it knows
+they hold, weighted towards low deadwood the longer they have drawn (a
+player keeps what melds), away from hands that would have wanted the cards
+they just declined or threw, and away from hands whose deadwood holds a card
+worth more than the one they just threw (a player throws their worst
+deadwood); each sample lays off on the bot's melds.
 
 Options: ``budget`` (opponent samples, 24), ``gin`` (hold for gin at this
 deadwood or less, 4), ``knock`` (least sampled chance of winning a knock,
-0.25), ``look`` (weight of the next draw against the deadwood now, 1),
-``feed`` (weight of what a discard gives the sampled opponents, 0: measured
-weaker), ``race`` (bonus for the chance to knock after the next draw, 0),
+0: knock whenever allowed), ``look`` (weight of the next draw against the
+deadwood now, 1), ``race`` (bonus for the chance to knock after the next
+draw, 150), ``deny`` (weight of the chance the opponent takes the discard,
+2), ``tight`` (weight of a sampled hand per deadwood card worth more than
+the opponent's last throw, 0.1; 1 turns it off), ``feed`` (weight of the
+deadwood a discard saves the sampled opponents, 0: measured weaker),
 ``seed``. The defaults are the best of the measured settings
 (benchmarks/README.md, "Strength").
 
