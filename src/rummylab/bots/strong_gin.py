@@ -274,8 +274,7 @@ class _View:
         self._unseen_list = cards_of(self.unseen)
         self.budget = budget
         self._opponents: list[tuple[int, float]] | None = None
-        self._feed: dict[int, float] = {}
-        self._pickup: dict[int, float] = {}
+        self._take: dict[int, tuple[float, float]] = {}
         self._values: dict[int, float] = {}
 
     @property
@@ -350,29 +349,26 @@ class _View:
             total += w
         return [(h, w / total) for h, w in out]
 
-    def pickup_chance(self, card: int) -> float:
-        """Weighted share of the sampled opponents that would take ``card``
-        because it lowers their deadwood."""
-        v = self._pickup.get(card)
+    def _taking(self, card: int) -> tuple[float, float]:
+        """Over the sampled opponents: the weighted share that would take
+        ``card`` because it lowers their deadwood, and their mean drop."""
+        v = self._take.get(card)
         if v is not None:
             return v
-        v = 0.0
-        for opp, w in self.opponents:
-            if _dwad(opp | 1 << card) < _dw(opp):
-                v += w
-        self._pickup[card] = v
-        return v
-
-    def feed_cost(self, card: int) -> float:
-        """Mean drop in the sampled opponents' deadwood if they take ``card``."""
-        v = self._feed.get(card)
-        if v is not None:
-            return v
-        v = 0.0
+        share = drop = 0.0
         for opp, w in self.opponents:
             now = _dw(opp)
             after = _dwad(opp | 1 << card)
             if after < now:
-                v += w * (now - after)
-        self._feed[card] = v
+                share += w
+                drop += w * (now - after)
+        v = self._take[card] = (share, drop)
         return v
+
+    def pickup_chance(self, card: int) -> float:
+        """Weighted share of the sampled opponents that would take ``card``."""
+        return self._taking(card)[0]
+
+    def feed_cost(self, card: int) -> float:
+        """Mean drop in the sampled opponents' deadwood if they take ``card``."""
+        return self._taking(card)[1]
