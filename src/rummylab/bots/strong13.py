@@ -159,11 +159,15 @@ class StrongThirteenBot(Bot):
         return total / weight if weight else float(self.penalty(hand))
 
     def lookahead2(self, hand: int, outer: Sequence[tuple[Card, float]],
-                   draws: Sequence[tuple[Card, float]], obs: ThirteenObservation) -> float:
+                   draws: Sequence[tuple[Card, float]], obs: ThirteenObservation,
+                   hazard: float | None = None) -> float:
         """Expected penalty over two draws: after the first (from ``outer``),
-        the round has ended with probability ``hazard`` (another seat went out
-        before this turn: the penalty after the best discard counts), else the
-        best discard is followed by :meth:`lookahead` over ``draws``."""
+        the round has ended with probability ``hazard`` (default the option;
+        another seat went out before this turn: the penalty after the best
+        discard counts), else the best discard is followed by
+        :meth:`lookahead` over ``draws``."""
+        if hazard is None:
+            hazard = self.hazard
         total = 0.0
         weight = 0.0
         for c, w in outer:
@@ -175,7 +179,7 @@ class StrongThirteenBot(Bot):
                 v = -self.out_bonus
             else:
                 later = self._best_keeps(drawn, self.discards(drawn, None, obs), draws, 2)[0][0]
-                v = self.hazard * now + (1 - self.hazard) * later
+                v = hazard * now + (1 - hazard) * later
             total += w * v
             weight += w
         return total / weight if weight else float(self.penalty(hand))
@@ -249,20 +253,9 @@ class StrongThirteenBot(Bot):
             return TAKE_DISCARD, f"{card_str(top)} lets me go out"
         draws = self._samples(pool, rng, self.budget)
         take_v = self._best_keeps(taken, keep, draws, 3)[0][0]
+        # the stock: a draw, the best discard, then the next draw's outlook
         outer = self._samples(pool, rng, max(2, self.budget // 2))
-        stock_v = 0.0
-        weight = 0.0
-        for c, w in outer:
-            if not _can_add(hand, c):
-                continue
-            drawn = multi_add(hand, c)
-            if self.after_discard(drawn) == 0:
-                v = -self.out_bonus
-            else:
-                v = self._best_keeps(drawn, self.discards(drawn, None, obs), draws, 2)[0][0]
-            stock_v += w * v
-            weight += w
-        stock_v = stock_v / weight if weight else float(self.penalty(hand))
+        stock_v = self.lookahead2(hand, outer, draws, obs, hazard=0.0)
         if take_v < stock_v:
             return TAKE_DISCARD, (f"{card_str(top)} improves the outlook: {take_v:.1f} "
                                   f"expected points against {stock_v:.1f} from the stock")
