@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import random
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -14,6 +14,7 @@ from rummylab.bots.strong13 import StrongThirteenBot
 from rummylab.bots.strong_manipulation import StrongManipulationBot
 from rummylab.cards import multi_add, multi_cards, multi_count, multi_remove, parse_cards
 from rummylab.errors import OptionError
+from rummylab.game import State
 from rummylab.manipulation.game import MELD_BEST, ManipulationState
 from rummylab.manipulation.table import hand_points, parse_table
 from rummylab.match import play_match
@@ -61,9 +62,12 @@ def test_manipulation_whole_games_legal(players: int) -> None:
 # --- hidden information: re-deal what the seat cannot see ------------------------
 
 
-def _thirteen_midgame(seed: int, players: int, steps: int) -> ThirteenState:
-    state = ThirteenState({"players": players}, seed=seed)
-    bots = [make_bot("simple", "three-thirteen") for _ in range(players)]
+S = TypeVar("S", bound=State)
+
+
+def _midgame(state: S, game: str, steps: int) -> S:
+    """``state`` after ``steps`` moves of simple bots."""
+    bots = [make_bot("simple", game) for _ in range(state.num_players)]
     for _ in range(steps):
         seat = state.current_player()
         state.apply_action(bots[seat].act(state.observation(seat)))
@@ -99,7 +103,8 @@ def test_thirteen_decisions_ignore_hidden_cards() -> None:
     checked = 0
     for seed in range(6):
         for steps in (0, 7, 30):
-            state = _thirteen_midgame(seed, 2 + seed % 3, steps)
+            state = _midgame(ThirteenState({"players": 2 + seed % 3}, seed=seed),
+                             "three-thirteen", steps)
             seat = state.current_player()
             other = _redeal_thirteen(state, seat, rng)
             assert other._hands != state._hands or other._stock != state._stock
@@ -111,15 +116,6 @@ def test_thirteen_decisions_ignore_hidden_cards() -> None:
                 assert bot_a.hint(a) == bot_b.hint(b)
             checked += 1
     assert checked == 18
-
-
-def _manipulation_midgame(seed: int, players: int, steps: int) -> ManipulationState:
-    state = ManipulationState({"players": players}, seed=seed)
-    bots = [make_bot("simple", "manipulation") for _ in range(players)]
-    for _ in range(steps):
-        seat = state.current_player()
-        state.apply_action(bots[seat].act(state.observation(seat)))
-    return state
 
 
 def _redeal_manipulation(state: ManipulationState, seat: int,
@@ -139,7 +135,7 @@ def _redeal_manipulation(state: ManipulationState, seat: int,
 def test_manipulation_decisions_ignore_hidden_cards() -> None:
     rng = random.Random(6)
     for seed, steps in ((1, 0), (2, 6), (3, 14)):
-        state = _manipulation_midgame(seed, 3, steps)
+        state = _midgame(ManipulationState({"players": 3}, seed=seed), "manipulation", steps)
         seat = state.current_player()
         other = _redeal_manipulation(state, seat, rng)
         assert other._pile != state._pile
