@@ -9,6 +9,11 @@ time taken. Needs OpenSpiel (``pip install 'rummylab[rl]'``).
 
     python scripts/strength_openspiel.py --bot simple --hands 10000 --seed 1
     python scripts/strength_openspiel.py --bot random --hands 500 --json out.json
+    python scripts/strength_openspiel.py --bot strong --hands 10000 --workers 2
+
+With ``--workers K`` the hands are split into K slices played in parallel
+processes; every hand is the same as in one process, and so are the figures
+(but the time, which is the wall time of the whole run).
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +41,31 @@ from rich.progress import (  # noqa: E402
 )
 from rich.table import Table  # noqa: E402
 
-from rummylab.bots.openspiel_gin import SpielHand, play_hands  # noqa: E402
+from rummylab.bots.openspiel_gin import SpielHand, SpielResult, play_hands  # noqa: E402
+
+
+def _slice(bot: str, hands: int, seed: int, first: int, last: int) -> SpielResult:
+    return play_hands(bot, hands, seed, first=first, last=last)
+
+
+def play_parallel(bot: str, hands: int, seed: int, workers: int,
+                  advance: Any) -> SpielResult:
+    """The hands of ``play_hands`` in ``workers`` processes, in small slices
+    (so the progress bar moves), merged back in hand order."""
+    start = time.perf_counter()
+    step = max(1, min(100, hands // (4 * workers) or 1))
+    bounds = [(i, min(i + step, hands)) for i in range(0, hands, step)]
+    merged = SpielResult(bot, seed, {})
+    with ProcessPoolExecutor(workers) as pool:
+        jobs = [pool.submit(_slice, bot, hands, seed, a, b) for a, b in bounds]
+        for job in jobs:
+            part = job.result()
+            merged.params = part.params
+            merged.hands.extend(part.hands)
+            merged.fallbacks += part.fallbacks
+            advance(len(part.hands))
+    merged.seconds = time.perf_counter() - start
+    return merged
 
 
 def table(s: dict[str, Any]) -> Table:
@@ -72,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", nargs="?", const="-", metavar="FILE",
                     help="also write the summary as JSON (to FILE, or stdout)")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="processes to play the hands in (default 1)")
     ap.add_argument("--no-progress", action="store_true")
     args = ap.parse_args(argv)
     console = Console(stderr=args.json == "-")
@@ -83,7 +116,11 @@ def main(argv: list[str] | None = None) -> int:
         def advance(i: int, hand: SpielHand) -> None:
             progress.advance(task)
 
-        result = play_hands(args.bot, args.hands, args.seed, on_hand=advance)
+        if args.workers > 1:
+            result = play_parallel(args.bot, args.hands, args.seed, args.workers,
+                                   lambda n: progress.advance(task, n))
+        else:
+            result = play_hands(args.bot, args.hands, args.seed, on_hand=advance)
     summary = result.summary()
     console.print(table(summary))
     if args.json == "-":

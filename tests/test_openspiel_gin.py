@@ -182,6 +182,16 @@ def test_against_openspiel_simple_bot_small_sample() -> None:
     assert s["layout_fallbacks"] == 0
 
 
+def test_hands_played_in_slices_are_the_same_hands() -> None:
+    # the script's --workers plays slices of a run in other processes
+    whole = play_hands("simple", 12, seed=5).hands
+    parts = (play_hands("simple", 12, seed=5, last=5).hands
+             + play_hands("simple", 12, seed=5, first=5).hands)
+    assert parts == whole
+    assert [h.player for h in parts] == [i % 2 for i in range(12)]
+    assert len({(h.ours, h.moves) for h in whole}) > 3  # the hands differ
+
+
 def test_simple_bot_close_to_even_with_openspiel_simple_bot() -> None:
     # measured: +0.15 per hand [-0.79, +1.10] over 2,000 hands (seed 1); one
     # hand's standard deviation is about 21 points, so 400 hands give about +-2

@@ -710,10 +710,13 @@ def load_game(params: Mapping[str, int] | None = None) -> Any:
 
 def play_hands(bot_spec: str, hands: int, seed: int = 0, *,
                params: Mapping[str, int] | None = None,
-               on_hand: Callable[[int, SpielHand], None] | None = None) -> SpielResult:
+               on_hand: Callable[[int, SpielHand], None] | None = None,
+               first: int = 0, last: int | None = None) -> SpielResult:
     """``hands`` single OpenSpiel hands of our bot ``bot_spec`` against
     OpenSpiel's simple bot: ours is player 0 on even hands, player 1 on odd.
-    Hand ``i`` (deal, stock, our bot's seed) comes from ``seed`` and ``i``."""
+    Hand ``i`` (deal, stock, our bot's seed) comes from ``seed`` and ``i``,
+    so hands ``first`` to ``last`` (excluded) of a run can be played apart,
+    in other processes, and give the same hands."""
     from rummylab.bots import make_bot
 
     game = load_game(params)
@@ -725,7 +728,9 @@ def play_hands(bot_spec: str, hands: int, seed: int = 0, *,
     pyspiel = _tables().pyspiel
     opponents = [pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), p) for p in (0, 1)]
     initial = game.new_initial_state()
-    for i, hs in enumerate(_hand_seeds(seed, hands)):
+    seeds = _hand_seeds(seed, hands)
+    for i in range(first, hands if last is None else min(last, hands)):
+        hs = seeds[i]
         player = i % 2
         bot = make_bot(bot_spec, "gin", hs)
         seat = SpielGinSeat(bot, player, options=options)
