@@ -141,24 +141,35 @@ def test_resample_keeps_the_information_state(name, moves):
 
 
 def test_resample_after_going_out():
-    """Three Thirteen: a seat that went out must still be able to go out
-    in every resampled world."""
+    """Three Thirteen: a seat that went out laid its hand face up (§3.5):
+    every resampled world keeps that hand and deals the other hidden cards
+    anew."""
     game = pyspiel.load_game("python_rummylab_three_thirteen(players=3)")
     rng = random.Random(5)
-    found = 0
+    found = tried = changed = 0
     for _ in range(60):
         state = _random_play(game, rng, until=lambda s: s.is_player_node()
                              and s.engine.went_out is not None)
         if state.is_terminal():
             continue
         p = state.current_player()
-        new = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
-        assert new.information_state_string(p) == state.information_state_string(p)
-        assert new.engine.went_out == state.engine.went_out
+        out = state.engine.went_out
+        assert " laid " in state.information_state_string(p)  # §3.5: face up
+        sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+        for _ in range(4):
+            new = state.resample_from_infostate(p, sampler)
+            assert new.information_state_string(p) == state.information_state_string(p)
+            assert new.engine.went_out == out
+            # the laid-down hand is public; the other hidden hands are dealt anew
+            assert new.engine.hand_of(out) == state.engine.hand_of(out)
+            assert new.resample_note.startswith("resampled")
+            others = [s for s in range(3) if s not in (p, out)]
+            changed += any(new.engine.hand_of(s) != state.engine.hand_of(s) for s in others)
+            tried += 1
         found += 1
         if found >= 3:
             break
-    assert found
+    assert found and changed >= tried // 2
 
 
 ISMCTS_GAMES = [

@@ -76,9 +76,10 @@ def _midgame(state: S, game: str, steps: int) -> S:
 
 def _redeal_thirteen(state: ThirteenState, seat: int, rng: random.Random) -> ThirteenState:
     """The same position for ``seat``: the other hands (less the cards seen
-    taken from the pile) and the stock hold the same cards, shuffled."""
+    taken from the pile, and but the hand laid face up by a seat that went
+    out) and the stock hold the same cards, shuffled."""
     other = state.clone()
-    others = [s for s in range(state.num_players) if s != seat]
+    others = [s for s in range(state.num_players) if s not in (seat, state.went_out)]
     hidden = list(other._stock)
     for s in others:
         free = other._hands[s]

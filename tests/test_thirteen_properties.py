@@ -66,7 +66,8 @@ LINE_UPS = {
 OBS_FIELDS = {
     "game", "seat", "num_players", "phase", "to_act", "round", "wild_rank", "hand",
     "discard_pile", "stock_size", "hand_sizes", "known", "taken_card", "went_out",
-    "final_turn", "legal_actions", "dealer", "scores", "actions", "last_result", "options",
+    "laid_down", "final_turn", "legal_actions", "dealer", "scores", "actions", "last_result",
+    "options",
 }
 
 
@@ -109,8 +110,9 @@ class Checker:
         assert s.discard_pile or s.phase == "discard"
 
     def check_observations(self, deep: bool = True) -> None:
-        """Each seat sees its own hand, the pile and the cards it saw taken;
-        nothing else (``deep``: its plain-data form too)."""
+        """Each seat sees its own hand, the pile, the cards it saw taken and
+        the hand laid face up by a seat that went out (§3.5); nothing else
+        (``deep``: its plain-data form too)."""
         s = self.state
         to_act = s.current_player()
         for seat in range(s.num_players):
@@ -129,6 +131,9 @@ class Checker:
             acting = seat == to_act
             assert obs.legal_actions == (tuple(s.legal_actions()) if acting else ())
             assert obs.taken_card is None or acting
+            out = s.went_out
+            assert obs.laid_down == (s.hand_of(out) if out is not None else 0)
+            assert out is None or obs.laid_down  # the combinations, not the discard
             assert obs.round == s.round and obs.wild_rank == s.round + 1
             assert obs.scores == tuple(s.scores) and obs.dealer == s.dealer
             if deep:

@@ -409,6 +409,12 @@ class ThirteenTerminal(TerminalGame):
         c.print(line)
         if obs.final_turn:
             c.print(f"[bold]{self.names[obs.went_out]} went out — this is your last turn.[/]")
+            if obs.laid_down:
+                laid = solve13(obs.laid_down, obs.wild_rank, natural_wild_sets=bool(
+                    obs.options["natural_wild_sets"]))
+                c.print(f"{self.names[obs.went_out]} laid down: "
+                        + " ".join("[" + combo_str(k) + "]" for k in laid.combos),
+                        highlight=False)
         sol = solve13(obs.hand, obs.wild_rank, natural_wild_sets=bool(
             obs.options["natural_wild_sets"]))
         mine = Text("Your hand: ")

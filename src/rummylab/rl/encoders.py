@@ -237,6 +237,7 @@ class ThirteenEncoder(Encoder):
             ("phase", 2),  # draw, discard
             ("to_act", 1),
             ("went_out", n),  # relative seat that went out (final turns)
+            ("laid_down", 52),  # the hand that seat laid face up, count / decks
             ("dealer", n),  # relative seat of the dealer
             ("stock_size", 1),  # / (52 * decks)
             ("hand_sizes", n),  # relative seats, / 14
@@ -293,6 +294,9 @@ class ThirteenEncoder(Encoder):
         o[off["to_act"]] = obs.to_act == seat
         if obs.went_out is not None and obs.final_turn:
             o[off["went_out"] + (obs.went_out - seat) % n] = 1.0
+            if obs.laid_down:
+                b = _bits(obs.laid_down, 104)
+                o[off["laid_down"]:off["laid_down"] + 52] = (b[:52] + b[52:]) * inv
         o[off["dealer"] + (obs.dealer - seat) % n] = 1.0
         o[off["stock_size"]] = obs.stock_size / (52.0 * d)
         hs, sc = off["hand_sizes"], off["scores"]

@@ -50,7 +50,15 @@ from typing import Any
 import numpy as np  # type: ignore[import-not-found, import-untyped, unused-ignore]
 import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
-from rummylab.cards import JOKER, card_str, cards_of, cards_str, multi_cards, parse_cards
+from rummylab.cards import (
+    JOKER,
+    card_str,
+    cards_of,
+    cards_str,
+    multi_cards,
+    multi_str,
+    parse_cards,
+)
 from rummylab.errors import RummyError
 from rummylab.game import State
 from rummylab.rl.encoders import Encoder, make_encoder
@@ -420,6 +428,9 @@ class _Core:
             else:
                 hand.reveals.append((i, seat, c))
         line = f"{seat}:{text}"
+        if name == "three_thirteen" and action >= 54:
+            # §3.5: the hand is laid face up, for every seat to see
+            line += f" laid {multi_str(st.observation(seat).laid_down)}"
         if draws:
             for p, view in enumerate(self.views):
                 mine = "".join(f" +{card_str(c)}" for s, c in draws if s == view)
@@ -690,10 +701,10 @@ class RummySpielState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         information-state string), its unseen cards dealt anew: the
         history is replayed with new chance outcomes for the current hand.
 
-        Three Thirteen: a seat that went out must hold a hand that could go
-        out; after half the tries that seat keeps its true cards. If no try
-        fits (rare: Manipulation's forced passes depend on the hands), the
-        state itself is returned; ``resample_note`` says which happened."""
+        Three Thirteen: a seat that went out laid its hand face up (§3.5),
+        so it keeps its true cards. If no try fits (rare: Manipulation's
+        forced passes depend on the hands), the state itself is returned;
+        ``resample_note`` says which happened."""
         core = self._core
         player = int(player_id)
         if core.pending is not None or core.over or core.hand is None:
@@ -704,12 +715,10 @@ class RummySpielState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         rng = random.Random(seed)
         want = core.info_string(player)
         history = list(self.history())
-        pinned: set[int] = set()
-        later = ({core.hand.went_out} if core.hand.went_out is not None
-                 and core.config.spec.name == "three_thirteen" else set())
+        # a hand laid face up is public
+        pinned: set[int] = ({core.hand.went_out} if core.hand.went_out is not None
+                            and core.config.spec.name == "three_thirteen" else set())
         for attempt in range(RESAMPLE_TRIES):
-            if attempt == RESAMPLE_TRIES // 2:
-                pinned |= later
             segs = core.propose(player, rng, pinned)
             if segs is None:
                 continue

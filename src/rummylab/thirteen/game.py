@@ -124,6 +124,7 @@ class ThirteenObservation:
     known: tuple[int, ...]  # per seat: cards seen taken from the discard pile, still held
     taken_card: Card | None
     went_out: int | None
+    laid_down: int  # §3.5: the hand the seat that went out laid face up (0 before)
     final_turn: bool
     legal_actions: tuple[int, ...]
     dealer: int
@@ -140,7 +141,9 @@ class ThirteenObservation:
             "discard_pile": cards_str(self.discard_pile), "stock_size": self.stock_size,
             "hand_sizes": list(self.hand_sizes), "known": [multi_str(k) for k in self.known],
             "taken_card": None if self.taken_card is None else card_str(self.taken_card),
-            "went_out": self.went_out, "final_turn": self.final_turn,
+            "went_out": self.went_out,
+            "laid_down": multi_str(self.laid_down) if self.laid_down else None,
+            "final_turn": self.final_turn,
             "legal_actions": [action_text(a) for a in self.legal_actions],
             "dealer": self.dealer, "scores": list(self.scores),
             "actions": [[s, t] for s, t in self.actions],
@@ -375,7 +378,10 @@ class ThirteenState(State):
             hand_sizes=tuple(0 if over else multi_count(h) for h in self._hands),
             known=tuple(0 if over else k for k in self._known),
             taken_card=self._taken if acting and self._taken >= 0 else None,
-            went_out=self._went_out, final_turn=self._went_out is not None and not over,
+            went_out=self._went_out,
+            laid_down=(self._hands[self._went_out]
+                       if self._went_out is not None and not over else 0),
+            final_turn=self._went_out is not None and not over,
             legal_actions=tuple(self.legal_actions()) if acting else (),
             dealer=self.dealer, scores=tuple(self._scores),
             actions=() if over else tuple(self._round_actions),
