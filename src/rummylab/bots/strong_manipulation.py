@@ -26,11 +26,15 @@ seat's observation:
   play, are sampled from the unseen cards, the remaining hand with each is
   solved exactly on the table the play leaves, and the outcome is valued as
   above. The play with the highest mean goes down (a text move, ``meld
-  CARDS => TABLE``); ties keep the best play.
+  CARDS => TABLE``); ties keep the best play. Over 600 first rounds it won
+  3 more rounds in 100 than the best play always (paired, about 2.4
+  standard errors); in whole matches the gain is within the noise.
 - **decisive rounds** (off by default: ``race`` 0). With ``race`` above 0,
   once any seat is within ``race`` points of the target a round won is
   likely to end the game, and the points left in hand stop counting
-  (``hold`` is taken as 0): only a finish does.
+  (``hold`` is taken as 0): only a finish does. Measured with ``race`` 50
+  (90 matches), it changed 63 matches' course and the winner of 16 of
+  them, 8 each way: no gain.
 - **knock.** A hand worth the knock limit or less is knocked at once (after
   the best meld, so it is as low as it gets) unless the undercut risk is too
   high: each other hand small enough to hold as few points is drawn from the
