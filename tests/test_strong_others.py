@@ -16,7 +16,7 @@ from rummylab.cards import multi_add, multi_cards, multi_count, multi_remove, pa
 from rummylab.errors import OptionError
 from rummylab.game import State
 from rummylab.manipulation.game import MELD_BEST, ManipulationState
-from rummylab.manipulation.table import hand_points, parse_table
+from rummylab.manipulation.table import check_move, hand_points, parse_table
 from rummylab.match import play_match
 from rummylab.records import RecordWriter, replay
 from rummylab.registry import new_state
@@ -148,13 +148,14 @@ def test_manipulation_decisions_ignore_hidden_cards() -> None:
         assert bot_a.move_hint(a) == bot_b.move_hint(b)
 
 
-def test_manipulation_reserve_melds_ignore_hidden_cards() -> None:
-    """The text moves (melds that keep a reserve) too: the first four such
-    decisions of a game are made again, the same, with the hidden cards
-    re-dealt."""
+@pytest.mark.parametrize("spec", ["strong:reserve=9:budget=2", "strong:alts=3:budget=2"])
+def test_manipulation_text_melds_ignore_hidden_cards(spec: str) -> None:
+    """The text moves (melds that keep a reserve, or another play than the
+    best) too: the first four such decisions of a game are made again, the
+    same, with the hidden cards re-dealt."""
     rng = random.Random(8)
     state = ManipulationState({"players": 3, "target": 60}, seed=5)
-    specs = ["strong:reserve=9:budget=2"] + ["simple"] * 2
+    specs = [spec] + ["simple"] * 2
     bots = [make_bot(s, "manipulation", seed=i) for i, s in enumerate(specs)]
     checked = 0
     while not state.is_terminal() and checked < 4:
@@ -171,7 +172,7 @@ def test_manipulation_reserve_melds_ignore_hidden_cards() -> None:
             state.apply(move)
         else:
             state.apply_action(move)
-    assert checked >= 2
+    assert checked >= (2 if "reserve" in spec else 1)
 
 
 # --- the reserve ------------------------------------------------------------------
@@ -220,6 +221,35 @@ def test_reserve_goes_down_when_the_hand_can_knock() -> None:
     play = bot.best(obs, obs.hand)
     assert play is not None and hand_points(obs.hand) - play.points_shed <= 5
     assert bot.move(obs) == MELD_BEST
+
+
+def test_other_plays_start_with_the_best_and_are_legal() -> None:
+    state = _position("3c 4c 9c Kd Kh Ks 2h 8h Jd Qs", "5c 6c 7c | 9d 9h 9s")
+    obs = state.observation(state.current_player())
+    bot = StrongManipulationBot({"alts": "3"}, seed=1)
+    best = bot.best(obs, obs.hand)
+    assert best is not None
+    plays = bot.candidates(obs, best)
+    assert plays[0] == best and 1 < len(plays) <= 4
+    assert len({p.play for p in plays}) == len(plays)
+    for p in plays:
+        check_move(obs.table, p.table, list(p.play), obs.decks)
+    # alts 0: always the best play
+    assert StrongManipulationBot({"alts": "0", "budget": "0"}).move(obs) == MELD_BEST
+
+
+def test_decisive_rounds_count_only_a_finish() -> None:
+    state = _position("3c 4c 9c Kd Kh Ks 2h 8h Jd Qs", "5c 6c 7c | 9d 9h 9s")
+    seat = state.current_player()
+    calm = StrongManipulationBot({"race": "50", "hold": "1"})
+    assert not calm.decisive(state.observation(seat))
+    assert calm._value(state.observation(seat), 20, False, 40.0) == -20
+    state._scores[(seat + 1) % 3] = 110
+    obs = state.observation(seat)
+    assert calm.decisive(obs)
+    assert calm._value(obs, 20, False, 40.0) == 0
+    assert calm._value(obs, 3, False, 40.0) == 40 - 2 * 3
+    assert not StrongManipulationBot({"race": "0"}).decisive(obs)
 
 
 def test_text_moves_are_recorded_and_replay() -> None:

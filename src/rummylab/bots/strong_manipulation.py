@@ -1,4 +1,5 @@
-"""A strong Manipulation strategy: look one draw ahead for a finish; optionally
+"""A strong Manipulation strategy: look one draw ahead for a finish, and make
+the play whose remaining hand is likeliest to finish next turn; optionally
 keep a reserve back.
 
 A round is a race: the first hand down to the knock limit (5 points) or out
@@ -17,6 +18,24 @@ seat's observation:
   weighs far more than the points a meld sheds, so the seat draws again
   mostly when its meld now would not finish and a second card is likely
   enough to let it knock or go out this very turn.
+- **which play.** When the best play leaves a hand that cannot knock but
+  is worth at most ``near`` (20) points, up to ``alts`` (3) other plays are
+  weighed against it: the play that sheds the most cards, and the best play
+  that keeps back one card of the best play (its highest cards first). Each
+  is valued by the next turn: ``look`` (16) next draws, the same for every
+  play, are sampled from the unseen cards, the remaining hand with each is
+  solved exactly on the table the play leaves, and the outcome is valued as
+  above. The play with the highest mean goes down (a text move, ``meld
+  CARDS => TABLE``); ties keep the best play. Over 600 first rounds it won
+  3 more rounds in 100 than the best play always (paired, about 2.4
+  standard errors), but not more matches: 130 won of 270 against 132
+  (the same deals, three seeds), within the noise.
+- **decisive rounds** (off by default: ``race`` 0). With ``race`` above 0,
+  once any seat is within ``race`` points of the target a round won is
+  likely to end the game, and the points left in hand stop counting
+  (``hold`` is taken as 0): only a finish does. Measured with ``race`` 50
+  (90 matches), it changed 63 matches' course and the winner of 16 of
+  them, 8 each way: no gain.
 - **knock.** A hand worth the knock limit or less is knocked at once (after
   the best meld, so it is as low as it gets) unless the undercut risk is too
   high: each other hand small enough to hold as few points is drawn from the
@@ -68,10 +87,15 @@ class StrongManipulationBot(Bot):
     ``reserve`` (most cards kept back from a meld, default 0: none), ``keep``
     (most points of a kept card, default 5), ``dump`` (meld the reserve too
     when another hand is down to this many cards, default 2; 0 never),
-    ``seed``."""
+    ``alts`` (other plays weighed against the best one by the next turn,
+    default 3; 0 always makes the best play), ``near`` (most points the best
+    play may leave for them to be weighed, default 20), ``look`` (next draws
+    sampled to weigh them, default 16), ``race`` (points from the target at
+    which a round counts as decisive, default 0: never), ``seed``."""
 
     name = "strong"
-    accepted_options = ("budget", "seed", "risk", "hold", "reserve", "keep", "dump")
+    accepted_options = ("budget", "seed", "risk", "hold", "reserve", "keep", "dump", "alts",
+                        "near", "look", "race")
 
     def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):
         super().__init__(options, seed)
@@ -82,6 +106,10 @@ class StrongManipulationBot(Bot):
         self._seed = self.seed_option(-(1 << 62)) or 0
         self.risk = self.int_option("risk", 50, 0) / 100
         self.hold = self.int_option("hold", 1, 0)
+        self.alts = self.int_option("alts", 3, 0)
+        self.near = self.int_option("near", 20, 0)
+        self.look = self.int_option("look", 16, 1)
+        self.race = self.int_option("race", 0, 0)
         self._plays: dict[tuple[Table, tuple[Card, ...], int, bool], Play | None] = {}
 
     # -- the solver, memoized per position --------------------------------
@@ -115,15 +143,22 @@ class StrongManipulationBot(Bot):
         mean = sum(CARD_POINTS[c] for c in pool) / len(pool) if pool else 7.0
         return sum(n for s, n in enumerate(obs.hand_sizes) if s != obs.seat) * mean
 
+    def decisive(self, obs: ManipulationObservation) -> bool:
+        """Is a round won likely to end the game: some seat within ``race``
+        points of the target?"""
+        target = int(obs.options["target"])
+        return bool(self.race) and max(obs.scores) >= target - self.race
+
     def _value(self, obs: ManipulationObservation, left: int, out: bool, others: float) -> float:
-        """Round points of ending the turn with ``left`` points in hand."""
+        """Round points of ending the turn with ``left`` points in hand (in a
+        decisive round a point kept costs nothing: only a finish counts)."""
         if out:
             return others + int(obs.options["out_bonus"])
         if left <= int(obs.options["knock_limit"]):
             return others - (obs.num_players - 1) * left
         # a point kept in hand costs more than itself: it is also a turn
         # further from knocking, when the knock may be another seat's
-        return -self.hold * left
+        return 0.0 if self.decisive(obs) else -self.hold * left
 
     def undercut_risk(self, obs: ManipulationObservation, value: int,
                       pool: Sequence[Card], rng: random.Random, samples: int = 64) -> float:
@@ -200,7 +235,73 @@ class StrongManipulationBot(Bot):
             reserve = self._reserve_meld(observation)
             if reserve is not None:
                 return reserve
+            other = self._other_play(observation)
+            if other is not None:
+                return other
         return action, reason
+
+    # -- another play than the best ------------------------------------------------
+    def candidates(self, obs: ManipulationObservation, best: Play) -> list[Play]:
+        """The best play, then up to ``alts`` others: the best play that keeps
+        back one card of it (highest first), and the play shedding the most
+        cards."""
+        out = [best]
+        seen = {best.play}
+        first = obs.first_meld_from_hand_only
+        more = best_play(obs.table, list(obs.hand), obs.decks,
+                         first_meld_from_hand_only=first, objective="cards")
+        pool: list[Play | None] = [more]
+        for c in sorted(set(best.play), key=lambda c: (-CARD_POINTS[c], c)):
+            if len(pool) > self.alts:
+                break
+            hand = list(obs.hand)
+            hand.remove(c)
+            pool.append(self.best(obs, hand))
+        for p in pool:
+            if p is not None and p.play not in seen and len(out) <= self.alts:
+                seen.add(p.play)
+                out.append(p)
+        return out
+
+    def _other_play(self, obs: ManipulationObservation) -> tuple[str, str] | None:
+        """A play other than the best whose remaining hand is likelier to
+        finish next turn (sampled over ``look`` next draws); None to keep
+        the best play."""
+        if not self.alts or obs.phase != "turn" or not obs.pile_size:
+            return None
+        best = self.best(obs, obs.hand)
+        assert best is not None
+        held = hand_points(obs.hand)
+        limit = int(obs.options["knock_limit"])
+        left = held - best.points_shed
+        if best.cards_shed == len(obs.hand) or left <= limit or left > self.near:
+            return None
+        pool = self.unseen(obs)
+        if not pool:
+            return None
+        rng = self._rng(obs)
+        picks = rng.sample(pool, min(self.look, len(pool)))
+        others = self._others(obs, pool)
+        scored: list[tuple[float, int, Play]] = []
+        for i, cand in enumerate(self.candidates(obs, best)):
+            rest = list(obs.hand)
+            for c in cand.play:
+                rest.remove(c)
+            kept = held - cand.points_shed
+            total = 0.0
+            for c in picks:
+                hand = [*rest, c]
+                nxt = best_play(cand.table, hand, obs.decks)
+                shed = nxt.points_shed if nxt is not None else 0
+                out = nxt is not None and nxt.cards_shed == len(hand)
+                total += self._value(obs, kept + CARD_POINTS[c] - shed, out, others)
+            scored.append((total / len(picks), -i, cand))
+        value, i, play = max(scored, key=lambda t: (t[0], t[1]))
+        if i == 0:
+            return None
+        return (f"meld {cards_str(play.play)} => {table_str(play.table)}",
+                f"meld {cards_str(play.play)} ({play.points_shed} points): next turn worth "
+                f"{value:.1f} against {scored[0][0]:.1f} after the best play")
 
     def hint(self, observation: Any) -> tuple[int, str]:
         obs: ManipulationObservation = observation
