@@ -111,7 +111,7 @@ def test_thirteen_decisions_ignore_hidden_cards() -> None:
             a, b = state.observation(seat), other.observation(seat)
             assert a.to_dict() == b.to_dict()
             for opts in ({"budget": "6"}, {"budget": "6", "deep": "3"},
-                         {"budget": "6", "stakes": "0"}):
+                         {"budget": "6", "stakes": "1"}):
                 bot_a = StrongThirteenBot(opts, seed=9)
                 bot_b = StrongThirteenBot(opts, seed=9)
                 assert bot_a.hint(a) == bot_b.hint(b)

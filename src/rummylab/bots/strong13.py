@@ -22,7 +22,7 @@ seat go out counts as a bonus below zero. Then:
   player; once another seat has gone out, only the penalty counts: the draw
   and the discard that minimise it (the stock averaged over every unseen card).
 
-With the option ``stakes`` (0, off, to 1, the default) a round's penalty is valued by
+With the option ``stakes`` (0, the default: off, to 1) a round's penalty is valued by
 what it does to the seat's chance of the lowest total after round 11, from
 the scores so far (:func:`win_chances`: every seat scoring about its mean a
 round, normally spread), mixed with the points in that proportion: far
@@ -124,7 +124,7 @@ class StrongThirteenBot(Bot):
     over two draws with :meth:`lookahead2`; 0, the default, values them over
     one) and ``hazard`` (the chance the round ends between two of the seat's
     turns, used by :meth:`lookahead2`, default 0.3) and ``stakes`` (0 to
-    1, default 1: how much a round penalty is valued by the seat's chance
+    1, default 0: how much a round penalty is valued by the seat's chance
     of winning the game, from the scores so far, instead of by its points;
     see :meth:`value`)."""
 
@@ -139,7 +139,7 @@ class StrongThirteenBot(Bot):
         self.feed = self.float_option("feed", 0.5)
         self.deep = self.int_option("deep", 0, 0)
         self.hazard = self.float_option("hazard", 0.3)
-        self.stakes = self.float_option("stakes", 1.0)
+        self.stakes = self.float_option("stakes", 0.0)
         self._stake_key: tuple[Any, ...] | None = None
         self._u: list[float] | None = None
         self._pad: dict[int, int] = {}
