@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 import pytest
 
 from rummylab.bots import BOT_LEVELS, make_bot
-from rummylab.bots.strong13 import StrongThirteenBot
+from rummylab.bots.strong13 import _P_MIN, StrongThirteenBot, win_chances
 from rummylab.bots.strong_manipulation import StrongManipulationBot
 from rummylab.cards import multi_add, multi_cards, multi_count, multi_remove, parse_cards
 from rummylab.errors import OptionError
@@ -111,12 +111,29 @@ def test_thirteen_decisions_ignore_hidden_cards() -> None:
             assert other._hands != state._hands or other._stock != state._stock
             a, b = state.observation(seat), other.observation(seat)
             assert a.to_dict() == b.to_dict()
-            for opts in ({"budget": "6"}, {"budget": "6", "deep": "3"}):
+            for opts in ({"budget": "6"}, {"budget": "6", "deep": "3"},
+                         {"budget": "6", "stakes": "1"}):
                 bot_a = StrongThirteenBot(opts, seed=9)
                 bot_b = StrongThirteenBot(opts, seed=9)
                 assert bot_a.hint(a) == bot_b.hint(b)
             checked += 1
     assert checked == 18
+
+
+def test_thirteen_stakes_value_penalties_by_the_standings() -> None:
+    state = _midgame(ThirteenState({"players": 4}, seed=3), "three-thirteen", 5)
+    obs = state.observation(state.current_player())
+    plain = StrongThirteenBot({"budget": "6", "stakes": "0"}, seed=1)
+    plain._setup(obs)
+    assert [plain.value(p) for p in (0, 7, 30)] == [0, 7, 30]
+    bot = StrongThirteenBot({"budget": "6", "stakes": "1"}, seed=1)
+    bot._setup(obs)
+    values = [bot.value(p) for p in range(-8, 60)]
+    assert values == sorted(values) and values[0] < values[-1]
+    assert bot.hint(obs)[0] in state.legal_actions()
+    # far ahead in the last round: a big penalty costs more than its points
+    ahead = win_chances(11, 0, (40, 80, 85, 90), None)
+    assert ahead[0 - _P_MIN] - ahead[10 - _P_MIN] < ahead[40 - _P_MIN] - ahead[50 - _P_MIN]
 
 
 def _redeal_manipulation(state: ManipulationState, seat: int,

@@ -22,6 +22,12 @@ seat go out counts as a bonus below zero. Then:
   player; once another seat has gone out, only the penalty counts: the draw
   and the discard that minimise it (the stock averaged over every unseen card).
 
+With the option ``stakes`` (0, the default: off, to 1) a round's penalty is valued by
+what it does to the seat's chance of the lowest total after round 11, from
+the scores so far (:func:`win_chances`: every seat scoring about its mean a
+round, normally spread), mixed with the points in that proportion: far
+ahead late in a game it avoids big penalties, behind it plays for going out.
+
 Every random choice comes from a generator seeded by the bot's seed and the
 observation, so a decision depends on what the seat saw, never on the hidden
 cards, and is the same every time.
@@ -35,6 +41,7 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -52,6 +59,58 @@ from rummylab.thirteen.solver import penalty, penalty_after_discard
 
 _CACHE_MAX = 1 << 17
 
+# mean penalty a round (rounds 1-11) of the strong and the simple bots in
+# four-player games (benchmarks/README.md); the spread of a round's penalty
+# is taken as its mean (many rounds score 0, a few score far more)
+_STRONG_ROUND = (9.0, 5.8, 3.6, 7.6, 7.4, 4.9, 10.4, 8.1, 5.6, 12.4, 8.3)
+_SIMPLE_ROUND = (10.2, 7.4, 5.7, 10.2, 9.4, 6.6, 12.3, 10.5, 8.0, 15.6, 10.7)
+_P_MIN, _P_MAX = -40, 200  # round penalties the stake table covers
+_Z = [(-3.0 + 0.25 * i) for i in range(25)]  # a normal on a grid, weights below
+_ZW = [math.exp(-z * z / 2) for z in _Z]
+_ZW = [w / sum(_ZW) for w in _ZW]
+
+
+def _phi(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def win_chances(round_: int, seat: int, scores: Sequence[int], went_out: int | None,
+                mine: Sequence[float] = _STRONG_ROUND,
+                theirs: Sequence[float] = _SIMPLE_ROUND) -> list[float]:
+    """P(lowest total after round 11) for each penalty ``p`` the seat may
+    score this round (index ``p - _P_MIN``): every other seat scores this
+    round and each later one about its mean (``theirs``; 0 this round for a
+    seat that went out), the seat itself ``mine`` in the later rounds, each
+    round's spread its mean, all independent and normal.
+
+    >>> w = win_chances(11, 0, (60, 90, 90, 90), None)
+    >>> w[0 - _P_MIN] > w[20 - _P_MIN] > w[40 - _P_MIN]
+    True
+    """
+    r = round_ - 1
+    later = range(r + 1, len(mine))
+    me_mu = sum(mine[i] for i in later)
+    me_sd = math.sqrt(sum(mine[i] ** 2 for i in later))
+    opp = []
+    for s, score in enumerate(scores):
+        if s == seat:
+            continue
+        now = 0.0 if s == went_out else theirs[r]
+        mu = score - scores[seat] + now + sum(theirs[i] for i in later)
+        var = (0.0 if s == went_out else theirs[r] ** 2) + sum(theirs[i] ** 2 for i in later)
+        opp.append((mu, max(1.0, math.sqrt(var))))
+    zs = [(me_mu + me_sd * z, w) for z, w in zip(_Z, _ZW, strict=True)] if me_sd else [(me_mu, 1.0)]
+    out = []
+    for p in range(_P_MIN, _P_MAX + 1):
+        total = 0.0
+        for z, w in zs:
+            prod = w
+            for mu, sd in opp:
+                prod *= 1.0 - _phi((p + z - mu) / sd)
+            total += prod
+        out.append(total)
+    return out
+
 
 def _can_add(multi: int, card: Card) -> bool:
     return not multi >> (52 + card) & 1
@@ -64,10 +123,13 @@ class StrongThirteenBot(Bot):
     player, default 0.5), ``deep`` (how many of the best discards to value
     over two draws with :meth:`lookahead2`; 0, the default, values them over
     one) and ``hazard`` (the chance the round ends between two of the seat's
-    turns, used by :meth:`lookahead2`, default 0.3)."""
+    turns, used by :meth:`lookahead2`, default 0.3) and ``stakes`` (0 to
+    1, default 0: how much a round penalty is valued by the seat's chance
+    of winning the game, from the scores so far, instead of by its points;
+    see :meth:`value`)."""
 
     name = "strong"
-    accepted_options = ("budget", "seed", "out_bonus", "feed", "deep", "hazard")
+    accepted_options = ("budget", "seed", "out_bonus", "feed", "deep", "hazard", "stakes")
 
     def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):
         super().__init__(options, seed)
@@ -77,6 +139,9 @@ class StrongThirteenBot(Bot):
         self.feed = self.float_option("feed", 0.5)
         self.deep = self.int_option("deep", 0, 0)
         self.hazard = self.float_option("hazard", 0.3)
+        self.stakes = self.float_option("stakes", 0.0)
+        self._stake_key: tuple[Any, ...] | None = None
+        self._u: list[float] | None = None
         self._pad: dict[int, int] = {}
         self._pen: dict[int, int] = {}
         self._round_key: tuple[int, bool] | None = None
@@ -92,6 +157,31 @@ class StrongThirteenBot(Bot):
             self._pen.clear()
             self._round_key = key
         self._wr, self._aw = key
+        self._stake_table(obs)
+
+    # -- what a round's penalty is worth in the game ---------------------------
+    def _stake_table(self, obs: ThirteenObservation) -> None:
+        """With ``stakes`` > 0, a penalty ``p`` is valued ``(1 - stakes) * p +
+        stakes * k * (1 - P(win | p))`` (:func:`win_chances`), ``k`` making
+        ten points around this round's mean worth ten; else ``p``."""
+        if self.stakes <= 0 or obs.round > len(_STRONG_ROUND):
+            self._u = None
+            return
+        key = (obs.round, obs.seat, obs.scores, obs.went_out)
+        if key == self._stake_key:
+            return
+        self._stake_key = key
+        win = win_chances(obs.round, obs.seat, obs.scores, obs.went_out)
+        m = round(_STRONG_ROUND[obs.round - 1]) - _P_MIN
+        k = 10.0 / max(win[m] - win[m + 10], 0.02)
+        lam = min(1.0, self.stakes)
+        self._u = [(1 - lam) * (i + _P_MIN) + lam * k * (1.0 - w) for i, w in enumerate(win)]
+
+    def value(self, p: float) -> float:
+        """What a round penalty of ``p`` points is worth (see ``stakes``)."""
+        if self._u is None:
+            return float(p)
+        return self._u[min(max(round(p) - _P_MIN, 0), _P_MAX - _P_MIN)]
 
     def penalty(self, hand: int) -> int:
         v = self._pen.get(hand)
@@ -154,9 +244,9 @@ class StrongThirteenBot(Bot):
             if not _can_add(hand, c):
                 continue
             v = self.after_discard(multi_add(hand, c))
-            total += w * (v if v else -self.out_bonus)
+            total += w * self.value(v if v else -self.out_bonus)
             weight += w
-        return total / weight if weight else float(self.penalty(hand))
+        return total / weight if weight else self.value(self.penalty(hand))
 
     def lookahead2(self, hand: int, outer: Sequence[tuple[Card, float]],
                    draws: Sequence[tuple[Card, float]], obs: ThirteenObservation,
@@ -176,13 +266,13 @@ class StrongThirteenBot(Bot):
             drawn = multi_add(hand, c)
             now = self.after_discard(drawn)
             if now == 0:
-                v = -self.out_bonus
+                v = self.value(-self.out_bonus)
             else:
                 later = self._best_keeps(drawn, self.discards(drawn, None, obs), draws, 2)[0][0]
-                v = hazard * now + (1 - hazard) * later
+                v = hazard * self.value(now) + (1 - hazard) * later
             total += w * v
             weight += w
-        return total / weight if weight else float(self.penalty(hand))
+        return total / weight if weight else self.value(self.penalty(hand))
 
     @staticmethod
     def discards(hand: int, taken: Card | None, obs: ThirteenObservation) -> list[Card]:
@@ -244,7 +334,13 @@ class StrongThirteenBot(Bot):
             # the last turn: the penalty alone, the stock over every unseen card
             draws = self._samples(pool, rng, 52)
             stock = sum(w * self.after_discard(multi_add(hand, c)) for c, w in draws)
-            if take_pen < stock:
+            if self._u is not None:
+                stock_u = sum(w * self.value(self.after_discard(multi_add(hand, c)))
+                              for c, w in draws)
+                take = self.value(take_pen) < stock_u
+            else:
+                take = take_pen < stock
+            if take:
                 return TAKE_DISCARD, (f"last turn: {card_str(top)} leaves {take_pen} points, "
                                       f"the stock {stock:.1f} on average")
             return DRAW_STOCK, (f"last turn: the stock leaves {stock:.1f} points on average, "
