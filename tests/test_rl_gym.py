@@ -130,3 +130,39 @@ def test_max_steps_truncates():
         if term:
             break
         assert trunc == (i == 4)
+
+
+def test_opponents_play_their_text_moves():
+    """The opponents' moves come from ``Bot.move``, so a bot's text move
+    (Manipulation: any legal meld) is applied as the bot made it."""
+    from rummylab.bots import make_bot
+    from rummylab.bots.base import Bot
+
+    env = gym_env("manipulation", players=2, opponent="simple", target=40)
+    made: list[str] = []
+
+    class Texting(Bot):  # simple's moves, as text
+        name = "texting"
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.inner = make_bot("simple", "manipulation")
+
+        def act(self, observation):
+            return self.inner.act(observation)
+
+        def move(self, observation):
+            text = env.unwrapped.match.state.action_to_string(self.act(observation))
+            made.append(text)
+            return text
+
+    env.reset(seed=3)
+    env.unwrapped.bots = {s: Texting() for s in env.unwrapped.bots}
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        legal = np.flatnonzero(env.unwrapped.action_masks())
+        _, _, term, trunc, _ = env.step(int(legal[rng.integers(len(legal))]))
+        if term or trunc:
+            break
+    assert made and any(t.startswith("meld") for t in made)
+    assert all(isinstance(t, str) for t in made)

@@ -9,6 +9,7 @@ from typing import Any
 from rummylab.cards import cards_str, mask_str, multi_str
 from rummylab.errors import IllegalActionError, OptionError
 from rummylab.game import State
+from rummylab.match import apply_move
 from rummylab.rl.specs import GameSpec, spec_of, zero_sum
 
 REWARDS = ("match", "hand")
@@ -74,11 +75,12 @@ class Match:
         s: Any = self.state
         return list(s.scores)
 
-    def step(self, action: int) -> list[float]:
+    def step(self, action: int | str) -> list[float]:
         """Apply ``action`` (IllegalActionError, and no change, if it is not
-        legal) and return each seat's reward for it."""
+        legal), an action id or a bot's text move, and return each seat's
+        reward for it."""
         st = self.state
-        st.apply_action(action)
+        apply_move(st, action)
         self.steps += 1
         events = st.take_events()
         n = self.config.players

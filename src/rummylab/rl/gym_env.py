@@ -148,7 +148,8 @@ class RummyGymEnv(gym.Env):  # type: ignore[misc, unused-ignore]
             cur = st.current_player()
             if cur == self.seat:
                 break
-            gained += m.step(self.bots[cur].act(st.observation(cur)))[self.seat]
+            # ``move``: a bot may make a meld no action id names (Manipulation)
+            gained += m.step(self.bots[cur].move(st.observation(cur)))[self.seat]
         return gained
 
     def _obs(self) -> dict[str, Any]:
