@@ -291,10 +291,8 @@ class StrongManipulationBot(Bot):
             total = 0.0
             for c in picks:
                 hand = [*rest, c]
-                nxt = best_play(cand.table, hand, obs.decks)
-                shed = nxt.points_shed if nxt is not None else 0
-                out = nxt is not None and nxt.cards_shed == len(hand)
-                total += self._value(obs, kept + CARD_POINTS[c] - shed, out, others)
+                total += self._after(obs, kept + CARD_POINTS[c], len(hand),
+                                     best_play(cand.table, hand, obs.decks), others)
             scored.append((total / len(picks), -i, cand))
         value, i, play = max(scored, key=lambda t: (t[0], t[1]))
         if i == 0:
@@ -346,11 +344,14 @@ class StrongManipulationBot(Bot):
         picks = rng.sample(pool, min(self.budget, len(pool)))
         for c in picks:
             hand = [*obs.hand, c]
-            play = self.best(obs, hand)
-            shed = play.points_shed if play is not None else 0
-            out = play is not None and play.cards_shed == len(hand)
-            left = held + CARD_POINTS[c] - shed
-            if c == JOKER and not out:
-                left = held + 25 - shed
-            total += self._value(obs, left, out, others)
+            total += self._after(obs, held + CARD_POINTS[c], len(hand), self.best(obs, hand),
+                                 others)
         return total / len(picks)
+
+    def _after(self, obs: ManipulationObservation, held: int, size: int, play: Play | None,
+               others: float) -> float:
+        """The value of making ``play`` (None: no meld) from a hand of ``size``
+        cards worth ``held`` points."""
+        shed = play.points_shed if play is not None else 0
+        out = play is not None and play.cards_shed == size
+        return self._value(obs, held - shed, out, others)
