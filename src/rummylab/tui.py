@@ -46,6 +46,7 @@ from rummylab.manipulation.game import MELD_BEST as M_BEST
 from rummylab.manipulation.game import PASS as M_PASS
 from rummylab.manipulation.table import hand_points as manip_points
 from rummylab.manipulation.table import meld_str as meld_text
+from rummylab.match import apply_move
 from rummylab.records import RecordWriter
 from rummylab.registry import new_state
 from rummylab.thirteen.game import DISCARD_BASE as T_DISCARD
@@ -131,13 +132,11 @@ class TerminalGame:
                     self.show_drawn(before, self.hand_cards(state.observation(seat)), action)
             else:
                 move = self.bots[seat].move(state.observation(seat))
-                if isinstance(move, str):  # a text move: its record line reports it
-                    state.apply(move)
-                else:
+                if not isinstance(move, str):  # a text move: its record line reports it
                     said = self.describe(seat, move)
                     if said:
                         self.console.print(f"{self.names[seat]}: {said}", highlight=False)
-                    state.apply_action(move)
+                apply_move(state, move)
             events = state.take_events()
             if writer is not None:
                 writer.write_events(events)
@@ -407,16 +406,15 @@ class ThirteenTerminal(TerminalGame):
                     + f"   stock {obs.stock_size}   discard ")
         line.append_text(top)
         c.print(line)
+        aw = bool(obs.options["natural_wild_sets"])
         if obs.final_turn:
             c.print(f"[bold]{self.names[obs.went_out]} went out — this is your last turn.[/]")
             if obs.laid_down:
-                laid = solve13(obs.laid_down, obs.wild_rank, natural_wild_sets=bool(
-                    obs.options["natural_wild_sets"]))
+                laid = solve13(obs.laid_down, obs.wild_rank, natural_wild_sets=aw)
                 c.print(f"{self.names[obs.went_out]} laid down: "
                         + " ".join("[" + combo_str(k) + "]" for k in laid.combos),
                         highlight=False)
-        sol = solve13(obs.hand, obs.wild_rank, natural_wild_sets=bool(
-            obs.options["natural_wild_sets"]))
+        sol = solve13(obs.hand, obs.wild_rank, natural_wild_sets=aw)
         mine = Text("Your hand: ")
         for combo in sol.combos:
             mine.append("[" + combo_str(combo) + "] ")
