@@ -333,14 +333,10 @@ class StrongThirteenBot(Bot):
         if obs.went_out is not None:
             # the last turn: the penalty alone, the stock over every unseen card
             draws = self._samples(pool, rng, 52)
-            stock = sum(w * self.after_discard(multi_add(hand, c)) for c, w in draws)
-            if self._u is not None:
-                stock_u = sum(w * self.value(self.after_discard(multi_add(hand, c)))
-                              for c, w in draws)
-                take = self.value(take_pen) < stock_u
-            else:
-                take = take_pen < stock
-            if take:
+            pens = [(w, self.after_discard(multi_add(hand, c))) for c, w in draws]
+            stock = sum(w * p for w, p in pens)
+            # compared by value (the points themselves unless ``stakes``)
+            if self.value(take_pen) < sum(w * self.value(p) for w, p in pens):
                 return TAKE_DISCARD, (f"last turn: {card_str(top)} leaves {take_pen} points, "
                                       f"the stock {stock:.1f} on average")
             return DRAW_STOCK, (f"last turn: the stock leaves {stock:.1f} points on average, "
