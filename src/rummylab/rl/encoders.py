@@ -32,6 +32,13 @@ def _bits(mask: int, nbits: int) -> Any:
     return np.unpackbits(raw, bitorder="little")[:nbits]
 
 
+def _counts(multi: int, scale: float) -> Any:
+    """A two-deck card multiset (104 bits: first copies, then second) as 52
+    per-card counts times ``scale``."""
+    b = _bits(multi, 104)
+    return (b[:52] + b[52:]) * scale
+
+
 class _LogPlanes:
     """Card planes that are a pure function of a hand's action log, kept
     incrementally: the log only grows within a hand, so each call folds in
@@ -268,8 +275,7 @@ class ThirteenEncoder(Encoder):
         d = 1.0 if n == 2 else 2.0
         inv = 1.0 / d
         if obs.hand:
-            b = _bits(obs.hand, 104)
-            o[0:52] = (b[:52] + b[52:]) * inv
+            o[0:52] = _counts(obs.hand, inv)
         pile = obs.discard_pile
         if pile:
             o[52 + pile[-1]] = 1.0
@@ -279,9 +285,8 @@ class ThirteenEncoder(Encoder):
         for k in range(1, n):
             m = obs.known[(seat + k) % n]
             if m:
-                b = _bits(m, 104)
                 start = k0 + 52 * (k - 1)
-                o[start:start + 52] = (b[:52] + b[52:]) * inv
+                o[start:start + 52] = _counts(m, inv)
         if obs.actions:
             d0 = off["discards"]
             o[d0:d0 + 52 * n] = self._log.planes(seat, obs.actions)
@@ -295,8 +300,7 @@ class ThirteenEncoder(Encoder):
         if obs.went_out is not None and obs.final_turn:
             o[off["went_out"] + (obs.went_out - seat) % n] = 1.0
             if obs.laid_down:
-                b = _bits(obs.laid_down, 104)
-                o[off["laid_down"]:off["laid_down"] + 52] = (b[:52] + b[52:]) * inv
+                o[off["laid_down"]:off["laid_down"] + 52] = _counts(obs.laid_down, inv)
         o[off["dealer"] + (obs.dealer - seat) % n] = 1.0
         o[off["stock_size"]] = obs.stock_size / (52.0 * d)
         hs, sc = off["hand_sizes"], off["scores"]
