@@ -17,7 +17,7 @@ from rummylab.errors import OptionError
 from rummylab.game import State
 from rummylab.manipulation.game import MELD_BEST, ManipulationState
 from rummylab.manipulation.table import check_move, hand_points, parse_table
-from rummylab.match import play_match
+from rummylab.match import apply_move, play_match
 from rummylab.records import RecordWriter, replay
 from rummylab.registry import new_state
 from rummylab.thirteen.game import ThirteenState
@@ -76,8 +76,8 @@ def _midgame(state: S, game: str, steps: int) -> S:
 
 def _redeal_thirteen(state: ThirteenState, seat: int, rng: random.Random) -> ThirteenState:
     """The same position for ``seat``: the other hands (less the cards seen
-    taken from the pile, and but the hand laid face up by a seat that went
-    out) and the stock hold the same cards, shuffled."""
+    taken from the pile; a hand laid face up by a seat that went out stays
+    as it is) and the stock hold the same cards, shuffled."""
     other = state.clone()
     others = [s for s in range(state.num_players) if s not in (seat, state.went_out)]
     hidden = list(other._stock)
@@ -185,10 +185,7 @@ def test_manipulation_text_melds_ignore_hidden_cards(spec: str) -> None:
             fresh = make_bot(specs[0], "manipulation", seed=0)
             assert fresh.move(other.observation(seat)) == move
             checked += 1
-        if isinstance(move, str):
-            state.apply(move)
-        else:
-            state.apply_action(move)
+        apply_move(state, move)
     assert checked >= (2 if "reserve" in spec else 1)
 
 
