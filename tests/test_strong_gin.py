@@ -26,3 +26,28 @@ def test_a_card_out_of_reach_only_replaces_the_worst_card(order: list[int]) -> N
         assert bool(reach >> u & 1) == melds_u
         if not reach >> u & 1:
             assert deadwood_after_discard(hand | 1 << u) == min(now, best9 + CARD_POINTS[u])
+
+
+def test_the_history_does_not_mistake_a_later_discard_for_a_taken_upcard() -> None:
+    """The opponent passed the first upcard and this seat took it: the pile's
+    bottom is now this seat's own discard, which the opponent never saw."""
+    from rummylab import new_state
+    from rummylab.bots.strong_gin import History, first_upcard
+
+    state = new_state("gin", seed=5)
+    opponent = state.current_player()
+    up = state.observation(opponent).discard_pile[0]
+    assert first_upcard(state.observation(opponent)) == up
+    state.apply("pass")
+    me = state.current_player()
+    assert me != opponent
+    state.apply("take discard")
+    state.apply_action(state.legal_actions()[0])  # D-3: never the card just taken
+    obs = state.observation(me)
+    assert first_upcard(obs) is None
+    assert History(obs).unwanted == []  # was: the seat's own discard
+    mine = obs.discard_pile[-1]
+    state.apply("draw stock")  # the opponent declines it
+    state.apply_action(state.legal_actions()[0])
+    theirs = state.observation(me).discard_pile[-1]
+    assert History(state.observation(me)).unwanted == [mine, theirs]

@@ -92,6 +92,21 @@ def _reach(hand: int) -> int:
     return reach
 
 
+def first_upcard(obs: GinObservation) -> int | None:
+    """The hand's first upcard if the observation still shows it: the bottom
+    of the pile, unless someone took it (then None: the pile's bottom is a
+    later discard, and the card taken is not recorded)."""
+    depth = 1
+    for _, text in obs.actions:
+        if text == "take discard":
+            depth -= 1
+            if depth == 0:
+                return None
+        elif text.startswith("discard "):
+            depth += 1
+    return obs.discard_pile[0] if obs.discard_pile else None
+
+
 class History:
     """What the public record of the hand tells about the opponent."""
 
@@ -100,12 +115,7 @@ class History:
         self.unwanted: list[int] = []  # cards the opponent declined or threw, latest last
         self.opponent_draws = 0
         self.last_thrown: int | None = None  # the opponent's latest discard
-        pile: list[int | None] = [None]  # the upcard, unknown until it is seen
-        # the bottom card never left the pile if the pile is as deep as the pushes say
-        pushes = sum(1 for _, t in obs.actions if t.startswith("discard "))
-        pops = sum(1 for _, t in obs.actions if t == "take discard")
-        if obs.discard_pile and len(obs.discard_pile) == 1 + pushes - pops:
-            pile[0] = obs.discard_pile[0]
+        pile: list[int | None] = [first_upcard(obs)]
         for seat, text in obs.actions:
             top = pile[-1] if pile else None
             if text == "take discard":
