@@ -7,7 +7,8 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummylab.bots.strong_gin import _reach
+from rummylab import new_state
+from rummylab.bots.strong_gin import History, _reach, first_upcard
 from rummylab.cards import CARD_POINTS, cards_of
 from rummylab.gin.melds import deadwood, deadwood_after_discard, is_meld
 
@@ -31,9 +32,6 @@ def test_a_card_out_of_reach_only_replaces_the_worst_card(order: list[int]) -> N
 def test_the_history_does_not_mistake_a_later_discard_for_a_taken_upcard() -> None:
     """The opponent passed the first upcard and this seat took it: the pile's
     bottom is now this seat's own discard, which the opponent never saw."""
-    from rummylab import new_state
-    from rummylab.bots.strong_gin import History, first_upcard
-
     state = new_state("gin", seed=5)
     opponent = state.current_player()
     up = state.observation(opponent).discard_pile[0]
