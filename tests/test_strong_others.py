@@ -165,7 +165,8 @@ def test_manipulation_decisions_ignore_hidden_cards() -> None:
         assert bot_a.move_hint(a) == bot_b.move_hint(b)
 
 
-@pytest.mark.parametrize("spec", ["strong:reserve=9:budget=2", "strong:alts=3:budget=2"])
+@pytest.mark.parametrize("spec", ["strong:reserve=9:budget=2", "strong:alts=3:budget=2",
+                                  "strong:guard=1:budget=2"])
 def test_manipulation_text_melds_ignore_hidden_cards(spec: str) -> None:
     """The text moves (melds that keep a reserve, or another play than the
     best) too: the first four such decisions of a game are made again, the
@@ -250,6 +251,25 @@ def test_other_plays_start_with_the_best_and_are_legal() -> None:
         check_move(obs.table, p.table, list(p.play), obs.decks)
     # alts 0: always the best play
     assert StrongManipulationBot({"alts": "0", "budget": "0"}).move(obs) == MELD_BEST
+
+
+def test_guard_weighs_the_other_seats_chances_and_stays_legal() -> None:
+    state = _position("3c 4c 9c Kd Kh Ks 2h 8h Jd Qs", "5c 6c 7c | 9d 9h 9s")
+    obs = state.observation(state.current_player())
+    bot = StrongManipulationBot({"guard": "1", "ghands": "4"}, seed=1)
+    pool = bot.unseen(obs)
+    hands = bot._their_hands(obs, pool, bot._rng(obs))
+    assert len(hands) == 2 and all(len(h) == 4 for h in hands)
+    assert all(len(hand) == obs.hand_sizes[(obs.seat + 1) % 3] + 1 for hand in hands[0])
+    threat = bot._threat(obs, obs.table, hands)
+    assert 0.0 <= threat <= 2.0
+    move = bot.move(obs)
+    if isinstance(move, str):
+        state.apply(move)
+    else:
+        assert move == MELD_BEST
+    with pytest.raises(OptionError):
+        StrongManipulationBot({"guard": "-1"})
 
 
 def test_decisive_rounds_count_only_a_finish() -> None:

@@ -30,6 +30,15 @@ seat's observation:
   3 more rounds in 100 than the best play always (paired, about 2.4
   standard errors), but not more matches: 130 won of 270 against 132
   (the same deals, three seeds), within the noise.
+- **the table left to the others** (off by default: ``guard`` 0). The
+  table is shared: every play leaves the other seats places for their cards.
+  With ``guard`` above 0 the plays above are weighed whenever the best play
+  does not finish (not only near the knock limit; farther off each is worth
+  ``hold`` times the points it keeps), each charged ``guard`` times the
+  expected round value (the other hands' points, as above) times the
+  expected number of other seats that finish on their next turn on the table
+  it leaves: ``ghands`` (8) hands per seat, its size plus one drawn card,
+  sampled from the unseen cards (the same for every play) and solved exactly.
 - **decisive rounds** (off by default: ``race`` 0). With ``race`` above 0,
   once any seat is within ``race`` points of the target a round won is
   likely to end the game, and the points left in hand stop counting
@@ -74,6 +83,7 @@ from typing import Any
 
 from rummylab.bots.base import Bot
 from rummylab.cards import CARD_POINTS, JOKER, Card, cards_str
+from rummylab.errors import OptionError
 from rummylab.manipulation.game import DRAW, KNOCK, MELD_BEST, PASS, ManipulationObservation
 from rummylab.manipulation.solver import Play, arrange_with, best_play
 from rummylab.manipulation.table import Table, hand_points, table_str
@@ -91,11 +101,14 @@ class StrongManipulationBot(Bot):
     default 3; 0 always makes the best play), ``near`` (most points the best
     play may leave for them to be weighed, default 20), ``look`` (next draws
     sampled to weigh them, default 16), ``race`` (points from the target at
-    which a round counts as decisive, default 0: never), ``seed``."""
+    which a round counts as decisive, default 0: never), ``guard`` (weight
+    of the other seats' chance to finish on the table a play leaves, default
+    0: off), ``ghands`` (hands sampled per opponent for it, default
+    8), ``seed``."""
 
     name = "strong"
     accepted_options = ("budget", "seed", "risk", "hold", "reserve", "keep", "dump", "alts",
-                        "near", "look", "race")
+                        "near", "look", "race", "guard", "ghands")
 
     def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):
         super().__init__(options, seed)
@@ -110,6 +123,10 @@ class StrongManipulationBot(Bot):
         self.near = self.int_option("near", 20, 0)
         self.look = self.int_option("look", 16, 1)
         self.race = self.int_option("race", 0, 0)
+        self.guard = self.float_option("guard", 0.0)
+        if self.guard < 0:
+            raise OptionError("bot option guard must be at least 0")
+        self.ghands = self.int_option("ghands", 8, 1)
         self._plays: dict[tuple[Table, tuple[Card, ...], int, bool], Play | None] = {}
 
     # -- the solver, memoized per position --------------------------------
@@ -265,8 +282,9 @@ class StrongManipulationBot(Bot):
 
     def _other_play(self, obs: ManipulationObservation) -> tuple[str, str] | None:
         """A play other than the best whose remaining hand is likelier to
-        finish next turn (sampled over ``look`` next draws); None to keep
-        the best play."""
+        finish next turn (sampled over ``look`` next draws), less ``guard``
+        times the other seats' chance to finish on the table it leaves; None
+        to keep the best play."""
         if not self.alts or obs.phase != "turn" or not obs.pile_size:
             return None
         best = self.best(obs, obs.hand)
@@ -274,7 +292,10 @@ class StrongManipulationBot(Bot):
         held = hand_points(obs.hand)
         limit = int(obs.options["knock_limit"])
         left = held - best.points_shed
-        if best.cards_shed == len(obs.hand) or left <= limit or left > self.near:
+        if best.cards_shed == len(obs.hand) or left <= limit:
+            return None
+        ahead = left <= self.near
+        if not ahead and not self.guard:
             return None
         pool = self.unseen(obs)
         if not pool:
@@ -282,24 +303,64 @@ class StrongManipulationBot(Bot):
         rng = self._rng(obs)
         picks = rng.sample(pool, min(self.look, len(pool)))
         others = self._others(obs, pool)
+        cands = self.candidates(obs, best)
+        if len(cands) < 2:
+            return None
+        hands = self._their_hands(obs, pool, rng) if self.guard else []
         scored: list[tuple[float, int, Play]] = []
-        for i, cand in enumerate(self.candidates(obs, best)):
+        for i, cand in enumerate(cands):
             rest = list(obs.hand)
             for c in cand.play:
                 rest.remove(c)
             kept = held - cand.points_shed
-            total = 0.0
-            for c in picks:
-                hand = [*rest, c]
-                total += self._after(obs, kept + CARD_POINTS[c], len(hand),
-                                     best_play(cand.table, hand, obs.decks), others)
-            scored.append((total / len(picks), -i, cand))
+            if ahead:
+                total = 0.0
+                for c in picks:
+                    hand = [*rest, c]
+                    total += self._after(obs, kept + CARD_POINTS[c], len(hand),
+                                         best_play(cand.table, hand, obs.decks), others)
+                value = total / len(picks)
+            else:
+                value = self._value(obs, kept, False, others)
+            if hands:
+                value -= self.guard * others * self._threat(obs, cand.table, hands)
+            scored.append((value, -i, cand))
         value, i, play = max(scored, key=lambda t: (t[0], t[1]))
         if i == 0:
             return None
         return (f"meld {cards_str(play.play)} => {table_str(play.table)}",
-                f"meld {cards_str(play.play)} ({play.points_shed} points): next turn worth "
+                f"meld {cards_str(play.play)} ({play.points_shed} points): worth "
                 f"{value:.1f} against {scored[0][0]:.1f} after the best play")
+
+    # -- the other seats' chances on the table a play leaves -------------------------
+    def _their_hands(self, obs: ManipulationObservation, pool: Sequence[Card],
+                     rng: random.Random) -> list[list[list[Card]]]:
+        """For each other seat with cards, ``ghands`` hands drawn from the
+        unseen cards: its size plus the card it draws next."""
+        out: list[list[list[Card]]] = []
+        for s, n in enumerate(obs.hand_sizes):
+            if s == obs.seat or n <= 0:
+                continue
+            k = min(n + 1, len(pool))
+            out.append([rng.sample(pool, k) for _ in range(self.ghands)])
+        return out
+
+    def _threat(self, obs: ManipulationObservation, table: Table,
+                hands: list[list[list[Card]]]) -> float:
+        """Expected number of other seats that knock or go out on their next
+        turn with a sampled hand, on ``table``."""
+        limit = int(obs.options["knock_limit"])
+        total = 0.0
+        for seat_hands in hands:
+            hits = 0
+            for hand in seat_hands:
+                play = best_play(table, hand, obs.decks)
+                shed = play.points_shed if play is not None else 0
+                if (play is not None and play.cards_shed == len(hand)) \
+                        or hand_points(hand) - shed <= limit:
+                    hits += 1
+            total += hits / len(seat_hands)
+        return total
 
     def hint(self, observation: Any) -> tuple[int, str]:
         obs: ManipulationObservation = observation
