@@ -165,8 +165,8 @@ def test_manipulation_decisions_ignore_hidden_cards() -> None:
         assert bot_a.move_hint(a) == bot_b.move_hint(b)
 
 
-@pytest.mark.parametrize("spec", ["strong:reserve=9:budget=2", "strong:alts=3:budget=2",
-                                  "strong:guard=1:budget=2"])
+@pytest.mark.parametrize("spec", ["strong:reserve=9:budget=2:guard=0",
+                                  "strong:alts=3:budget=2:guard=0", "strong:budget=2"])
 def test_manipulation_text_melds_ignore_hidden_cards(spec: str) -> None:
     """The text moves (melds that keep a reserve, or another play than the
     best) too: the first four such decisions of a game are made again, the

@@ -30,15 +30,17 @@ seat's observation:
   3 more rounds in 100 than the best play always (paired, about 2.4
   standard errors), but not more matches: 130 won of 270 against 132
   (the same deals, three seeds), within the noise.
-- **the table left to the others** (off by default: ``guard`` 0). The
-  table is shared: every play leaves the other seats places for their cards.
-  With ``guard`` above 0 the plays above are weighed whenever the best play
-  does not finish (not only near the knock limit; farther off each is worth
-  ``hold`` times the points it keeps), each charged ``guard`` times the
-  expected round value (the other hands' points, as above) times the
-  expected number of other seats that finish on their next turn on the table
-  it leaves: ``ghands`` (8) hands per seat, its size plus one drawn card,
-  sampled from the unseen cards (the same for every play) and solved exactly.
+- **the table left to the others** (``guard``, 1 by default; 0 turns it
+  off). The table is shared: every play leaves the other seats places for
+  their cards. With ``guard`` above 0 the plays above are weighed whenever
+  the best play does not finish (not only near the knock limit; farther off
+  each is worth ``hold`` times the points it keeps), each charged ``guard``
+  times the expected round value (the other hands' points, as above) times
+  the expected number of other seats that finish on their next turn on the
+  table it leaves: ``ghands`` (8) hands per seat, its size plus one drawn
+  card, sampled from the unseen cards (the same for every play) and solved
+  exactly. Over 1,800 first rounds (three seeds) it won about 4 more rounds
+  in 100 than the bot without it (3.2 standard errors).
 - **decisive rounds** (off by default: ``race`` 0). With ``race`` above 0,
   once any seat is within ``race`` points of the target a round won is
   likely to end the game, and the points left in hand stop counting
@@ -103,7 +105,7 @@ class StrongManipulationBot(Bot):
     sampled to weigh them, default 16), ``race`` (points from the target at
     which a round counts as decisive, default 0: never), ``guard`` (weight
     of the other seats' chance to finish on the table a play leaves, default
-    0: off), ``ghands`` (hands sampled per opponent for it, default
+    1; 0 off), ``ghands`` (hands sampled per opponent for it, default
     8), ``seed``."""
 
     name = "strong"
@@ -123,7 +125,7 @@ class StrongManipulationBot(Bot):
         self.near = self.int_option("near", 20, 0)
         self.look = self.int_option("look", 16, 1)
         self.race = self.int_option("race", 0, 0)
-        self.guard = self.float_option("guard", 0.0)
+        self.guard = self.float_option("guard", 1.0)
         if self.guard < 0:
             raise OptionError("bot option guard must be at least 0")
         self.ghands = self.int_option("ghands", 8, 1)
