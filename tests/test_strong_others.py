@@ -272,6 +272,23 @@ def test_guard_weighs_the_other_seats_chances_and_stays_legal() -> None:
         StrongManipulationBot({"guard": "-1"})
 
 
+def test_guard_threat_counts_the_seats_that_would_finish() -> None:
+    """Per seat, the share of its sampled hands that go out or get down to
+    the knock limit on the table: here one seat's hands all go out (8c 4c on
+    the run), the other's half knock (an ace left) and half hold too much."""
+    state = _position("3c 4c 9c Kd Kh Ks 2h 8h Jd Qs", "5c 6c 7c | 9d 9h 9s")
+    obs = state.observation(state.current_player())
+    bot = StrongManipulationBot(seed=1)
+    out = parse_cards("8c 4c")
+    knock = parse_cards("9c Ad")
+    stuck = parse_cards("Kd Qh")
+    assert bot._threat(obs, obs.table, [[out, out]]) == 1.0
+    assert bot._threat(obs, obs.table, [[knock, stuck]]) == 0.5
+    assert bot._threat(obs, obs.table, [[out], [knock, stuck]]) == 1.5
+    # on an empty table none of them can play, and none holds 5 points or fewer
+    assert bot._threat(obs, (), [[out, knock, stuck]]) == 0.0
+
+
 def test_decisive_rounds_count_only_a_finish() -> None:
     state = _position("3c 4c 9c Kd Kh Ks 2h 8h Jd Qs", "5c 6c 7c | 9d 9h 9s")
     seat = state.current_player()
