@@ -91,6 +91,14 @@ from rummylab.manipulation.solver import Play, arrange_with, best_play
 from rummylab.manipulation.table import Table, hand_points, table_str
 
 
+def _leaves(held: int, size: int, play: Play | None) -> tuple[int, bool]:
+    """What making ``play`` (None: no meld) leaves of a hand of ``size``
+    cards worth ``held`` points: the points left, and whether it went out."""
+    if play is None:
+        return held, False
+    return held - play.points_shed, play.cards_shed == size
+
+
 class StrongManipulationBot(Bot):
     """Options: ``budget`` (second cards sampled when weighing a meld against
     another draw, default 16; 0 always melds), ``hold`` (what a point left in
@@ -356,11 +364,9 @@ class StrongManipulationBot(Bot):
         for seat_hands in hands:
             hits = 0
             for hand in seat_hands:
-                play = best_play(table, hand, obs.decks)
-                shed = play.points_shed if play is not None else 0
-                if (play is not None and play.cards_shed == len(hand)) \
-                        or hand_points(hand) - shed <= limit:
-                    hits += 1
+                left, out = _leaves(hand_points(hand), len(hand),
+                                    best_play(table, hand, obs.decks))
+                hits += out or left <= limit
             total += hits / len(seat_hands)
         return total
 
@@ -415,6 +421,5 @@ class StrongManipulationBot(Bot):
                others: float) -> float:
         """The value of making ``play`` (None: no meld) from a hand of ``size``
         cards worth ``held`` points."""
-        shed = play.points_shed if play is not None else 0
-        out = play is not None and play.cards_shed == size
-        return self._value(obs, held - shed, out, others)
+        left, out = _leaves(held, size, play)
+        return self._value(obs, left, out, others)
