@@ -55,14 +55,17 @@ class Bot(ABC):
             raise OptionError(f"bot option {key} must be at least {low}")
         return value
 
-    def float_option(self, key: str, default: float) -> float:
-        """The numeric option ``key``."""
+    def float_option(self, key: str, default: float, low: float | None = None) -> float:
+        """The numeric option ``key``, at least ``low``."""
         if key not in self.options:
             return default
         try:
-            return float(self.options[key])
+            value = float(self.options[key])
         except ValueError:
             raise OptionError(f"bot option {key} must be a number") from None
+        if low is not None and value < low:
+            raise OptionError(f"bot option {key} must be at least {low:g}")
+        return value
 
     def seed_option(self, low: int | None = None) -> int | None:
         """The ``seed`` option if given, else the seed the bot was made with."""

@@ -85,7 +85,6 @@ from typing import Any
 
 from rummylab.bots.base import Bot
 from rummylab.cards import CARD_POINTS, JOKER, Card, cards_str
-from rummylab.errors import OptionError
 from rummylab.manipulation.game import DRAW, KNOCK, MELD_BEST, PASS, ManipulationObservation
 from rummylab.manipulation.solver import Play, arrange_with, best_play
 from rummylab.manipulation.table import Table, hand_points, table_str
@@ -133,9 +132,7 @@ class StrongManipulationBot(Bot):
         self.near = self.int_option("near", 20, 0)
         self.look = self.int_option("look", 16, 1)
         self.race = self.int_option("race", 0, 0)
-        self.guard = self.float_option("guard", 1.0)
-        if self.guard < 0:
-            raise OptionError("bot option guard must be at least 0")
+        self.guard = self.float_option("guard", 1.0, 0.0)
         self.ghands = self.int_option("ghands", 8, 1)
         self._plays: dict[tuple[Table, tuple[Card, ...], int, bool], Play | None] = {}
 
