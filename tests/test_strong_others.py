@@ -11,11 +11,12 @@ import pytest
 
 from rummylab.bots import BOT_LEVELS, make_bot
 from rummylab.bots.strong13 import _P_MIN, StrongThirteenBot, win_chances
-from rummylab.bots.strong_manipulation import StrongManipulationBot
+from rummylab.bots.strong_manipulation import StrongManipulationBot, last_tables
 from rummylab.cards import multi_add, multi_cards, multi_count, multi_remove, parse_cards
 from rummylab.errors import OptionError
 from rummylab.game import State
 from rummylab.manipulation.game import MELD_BEST, ManipulationState
+from rummylab.manipulation.solver import best_play
 from rummylab.manipulation.table import check_move, hand_points, parse_table
 from rummylab.match import apply_move, play_match
 from rummylab.records import RecordWriter, replay
@@ -166,7 +167,8 @@ def test_manipulation_decisions_ignore_hidden_cards() -> None:
 
 
 @pytest.mark.parametrize("spec", ["strong:reserve=9:budget=2:guard=0",
-                                  "strong:alts=3:budget=2:guard=0", "strong:budget=2"])
+                                  "strong:alts=3:budget=2:guard=0", "strong:budget=2",
+                                  "strong:budget=2:read=2"])
 def test_manipulation_text_melds_ignore_hidden_cards(spec: str) -> None:
     """The text moves (melds that keep a reserve, or another play than the
     best) too: the first four such decisions of a game are made again, the
@@ -289,6 +291,73 @@ def test_guard_threat_counts_the_seats_that_would_finish() -> None:
     assert bot._threat(obs, (), [[out, knock, stuck]]) == 0.0
 
 
+def test_last_tables_follow_each_seats_latest_turn() -> None:
+    """The table each other seat left at the end of its latest turn, and
+    whether it melded then, read from the record, against the state stepped
+    turn by turn."""
+    state = ManipulationState({"players": 3, "target": 60}, seed=9)
+    bots = [make_bot("simple", "manipulation", seed=i) for i in range(3)]
+    truth: list[tuple[Any, bool] | None] = [None] * 3
+    melded = False
+    checked = 0
+    start_round = state.round
+    while state.round == start_round and not state.is_terminal():
+        seat = state.current_player()
+        obs = state.observation(seat)
+        read = last_tables(obs)
+        assert [read[s] for s in range(3) if s != seat] == [
+            truth[s] for s in range(3) if s != seat]
+        checked += 1
+        action = bots[seat].act(obs)
+        melded = melded or action == MELD_BEST
+        state.apply_action(action)
+        if state.round != start_round:
+            break
+        if state.current_player() != seat:
+            truth[seat] = (state.table, melded)
+            melded = False
+    assert checked > 20 and any(t is not None and t[1] for t in truth)
+    assert any(t is not None and t[0] for t in truth)
+
+
+def test_read_draws_kept_cards_from_those_dead_on_the_table_left() -> None:
+    """With ``read``, a seat's cards kept from its latest turn are drawn
+    from the unseen cards that could not be played alone on the table it
+    left; a sample's hands share no card beyond the pack's copies."""
+    state = ManipulationState({"players": 3}, seed=4)
+    bots = [make_bot("simple", "manipulation", seed=i) for i in range(3)]
+    while True:  # play until every seat has had a turn on a table with melds
+        seat = state.current_player()
+        obs = state.observation(seat)
+        last = last_tables(obs)
+        if all(t is not None and t[0] for s, t in enumerate(last) if s != seat):
+            break
+        state.apply_action(bots[seat].act(obs))
+    bot = StrongManipulationBot({"ghands": "6", "read": "1"}, seed=2)
+    pool = bot.unseen(obs)
+    reading = bot._reading(obs, pool)
+    others = [s for s in range(3) if s != seat]
+    assert [n for n, _, _ in reading] == [obs.hand_sizes[s] for s in others]
+    for (n, kept, dead), s in zip(reading, others, strict=True):
+        table, did_meld = last[s]  # type: ignore[misc]
+        assert kept == (n if did_meld else n - 1)
+        assert dead == {c for c in set(pool) if best_play(table, [c], obs.decks) is None}
+        # the seat's true hand is (almost always) among the dead cards
+        assert sum(c in dead for c in state.hand_of(s)) >= kept - 1
+    hands = bot._their_hands(obs, pool, bot._rng(obs))
+    for j in range(6):
+        both = [c for seat_hands in hands for c in seat_hands[j]]
+        for c in set(both):
+            assert both.count(c) <= pool.count(c)
+        for (n, kept, dead), seat_hands in zip(reading, hands, strict=True):
+            hand = seat_hands[j]
+            assert len(hand) == n + 1
+            assert sum(c in dead for c in hand) >= kept
+    # without read the sample ignores the record
+    plain = StrongManipulationBot({"ghands": "6", "read": "0"}, seed=2)
+    assert len(plain._their_hands(obs, pool, plain._rng(obs))) == 2
+
+
 def test_decisive_rounds_count_only_a_finish() -> None:
     state = _position("3c 4c 9c Kd Kh Ks 2h 8h Jd Qs", "5c 6c 7c | 9d 9h 9s")
     seat = state.current_player()
@@ -336,3 +405,28 @@ def test_hints_are_legal_with_a_one_line_reason() -> None:
             assert action in state.legal_actions()
             assert reason and "\n" not in reason
             state.apply_action(action)
+
+
+def test_rounds_script_pairs_two_runs_on_the_same_deals(tmp_path: Any) -> None:
+    """``scripts/manipulation_rounds.py --save`` then ``--against``: the same
+    spec on the same deals changes no round; a missing file is a one-line
+    error with exit code 2."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "manipulation_rounds.py"
+    saved = tmp_path / "base.jsonl"
+    run = [sys.executable, str(script), "--bot", "simple", "--deals", "1", "--seed", "3"]
+    first = subprocess.run([*run, "--save", str(saved)], capture_output=True, text=True,
+                           check=True)
+    assert first.stdout.startswith("simple: 3 rounds")
+    assert len(saved.read_text().splitlines()) == 3
+    again = subprocess.run([*run, "--against", str(saved)], capture_output=True, text=True,
+                           check=True)
+    assert ("paired over 3 rounds: won +0.000 (se 0.000), points +0.00 (se 0.00), "
+            "0 changed result") in again.stdout
+    bad = subprocess.run([*run, "--against", str(tmp_path / "none.jsonl")],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert bad.stderr.strip().startswith("error: cannot read rounds from")
