@@ -30,7 +30,7 @@ seat's observation:
   3 more rounds in 100 than the best play always (paired, about 2.4
   standard errors), but not more matches: 130 won of 270 against 132
   (the same deals, three seeds), within the noise.
-- **the table left to the others** (``guard``, 1 by default; 0 turns it
+- **the table left to the others** (``guard``, 2 by default; 0 turns it
   off). The table is shared: every play leaves the other seats places for
   their cards. With ``guard`` above 0 the plays above are weighed whenever
   the best play does not finish (not only near the knock limit; farther off
@@ -39,16 +39,18 @@ seat's observation:
   the expected number of other seats that finish on their next turn on the
   table it leaves: ``ghands`` (8) hands per seat, its size plus one drawn
   card, sampled from the unseen cards (the same for every play) and solved
-  exactly. Over 1,800 first rounds (three seeds) it won about 4 more rounds
-  in 100 than the bot without it (3.2 standard errors).
-- **reading the other hands** (``read``, off by default). A player who can
+  exactly. Over 1,800 first rounds (three seeds) ``guard`` 1 won about 4
+  more rounds in 100 than the bot without it (3.2 standard errors).
+- **reading the other hands** (``read``, 1 by default). A player who can
   play usually does, so the cards a seat kept from its latest turn are
   nearly all cards that could not be played alone on the table it left
   (99.6% of them in games against ``simple``, where 78% of the unseen cards
   are). With ``read`` 1 ``guard``'s hands are drawn that way, without a card
-  in two hands; with 2 the seat's own sampled draws come from what such
-  hands leave. Measured, neither moved the rounds won beyond the noise
-  (benchmarks/README.md, "Strength").
+  in two hands. Sharper hands bear a larger weight: ``read`` 1 with
+  ``guard`` 2 won 2.7 more first rounds in 100 than ``guard`` 1 alone over
+  1,800 rounds (three seeds, paired; 2.3 standard errors, and 2.0 more
+  points a round), where ``guard`` 2 alone gained 0.7. With ``read`` 2 the
+  seat's own sampled draws also come from what such hands leave: no gain.
 - **decisive rounds** (off by default: ``race`` 0). With ``race`` above 0,
   once any seat is within ``race`` points of the target a round won is
   likely to end the game, and the points left in hand stop counting
@@ -150,12 +152,11 @@ class StrongManipulationBot(Bot):
     sampled to weigh them, default 16), ``race`` (points from the target at
     which a round counts as decisive, default 0: never), ``guard`` (weight
     of the other seats' chance to finish on the table a play leaves, default
-    1; 0 off), ``ghands`` (hands sampled per opponent for it, default
-    8), ``read`` (0, the default: those hands are drawn from all the unseen
-    cards; 1: the cards each seat kept from its latest turn are drawn from
-    the ones it could not have played then, see :func:`last_tables`; 2: the
-    seat's own next draws too are drawn from what such hands leave),
-    ``seed``."""
+    2; 0 off), ``ghands`` (hands sampled per opponent for it, default
+    8), ``read`` (1, the default: the cards each seat kept from its latest
+    turn are drawn from the ones it could not have played then, see
+    :func:`last_tables`; 0: from all the unseen cards; 2: the seat's own
+    next draws too are drawn from what such hands leave), ``seed``."""
 
     name = "strong"
     accepted_options = ("budget", "seed", "risk", "hold", "reserve", "keep", "dump", "alts",
@@ -174,9 +175,9 @@ class StrongManipulationBot(Bot):
         self.near = self.int_option("near", 20, 0)
         self.look = self.int_option("look", 16, 1)
         self.race = self.int_option("race", 0, 0)
-        self.guard = self.float_option("guard", 1.0, 0.0)
+        self.guard = self.float_option("guard", 2.0, 0.0)
         self.ghands = self.int_option("ghands", 8, 1)
-        self.read = self.int_option("read", 0, 0)
+        self.read = self.int_option("read", 1, 0)
         self._plays: dict[tuple[Table, tuple[Card, ...], int, bool], Play | None] = {}
         self._dead_memo: dict[Table, dict[Card, bool]] = {}
 
