@@ -459,7 +459,8 @@ class StrongManipulationBot(Bot):
 
     def _dead(self, table: Table, decks: int, pool: Sequence[Card]) -> frozenset[Card]:
         """The cards of ``pool`` that cannot be played alone on ``table``
-        (memoized; the pool only shrinks while the table stands)."""
+        (each card solved once per table: the answer does not depend on
+        the pool)."""
         known = self._dead_memo.get(table)
         if known is None:
             if len(self._dead_memo) > 64:
