@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import io
 import random
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -339,7 +342,9 @@ def test_read_draws_kept_cards_from_those_dead_on_the_table_left() -> None:
     others = [s for s in range(3) if s != seat]
     assert [n for n, _, _ in reading] == [obs.hand_sizes[s] for s in others]
     for (n, kept, dead), s in zip(reading, others, strict=True):
-        table, did_meld = last[s]  # type: ignore[misc]
+        turn = last[s]
+        assert turn is not None
+        table, did_meld = turn
         assert kept == (n if did_meld else n - 1)
         assert dead == {c for c in set(pool) if best_play(table, [c], obs.decks) is None}
         # the seat's true hand is (almost always) among the dead cards
@@ -411,10 +416,6 @@ def test_rounds_script_pairs_two_runs_on_the_same_deals(tmp_path: Any) -> None:
     """``scripts/manipulation_rounds.py --save`` then ``--against``: the same
     spec on the same deals changes no round; a missing file is a one-line
     error with exit code 2."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
     script = Path(__file__).resolve().parent.parent / "scripts" / "manipulation_rounds.py"
     saved = tmp_path / "base.jsonl"
     run = [sys.executable, str(script), "--bot", "simple", "--deals", "1", "--seed", "3"]
