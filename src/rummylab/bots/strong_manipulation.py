@@ -114,19 +114,28 @@ def last_tables(obs: ManipulationObservation) -> list[tuple[Table, bool] | None]
     >>> last_tables(state.observation(0))
     [None, None, None]
     """
-    table: Table = ()
-    out: list[tuple[Table, bool] | None] = [None] * obs.num_players
+    table = ""  # the latest table as logged: only the tables returned are parsed
+    ends: list[tuple[str, bool] | None] = [None] * obs.num_players
     prev = None
     for seat, text in obs.actions:
         melded = text.startswith("meld ")
         if melded:
-            table = parse_table(text.partition("=>")[2], obs.decks)
-        before = out[seat]
+            table = text.partition("=>")[2]
+        before = ends[seat]
         # a seat's actions in a row are one turn (every turn logs one)
         if seat == prev and before is not None:
             melded = melded or before[1]
-        out[seat] = (table, melded)
+        ends[seat] = (table, melded)
         prev = seat
+    parsed: dict[str, Table] = {}
+    out: list[tuple[Table, bool] | None] = []
+    for end in ends:
+        if end is None:
+            out.append(None)
+            continue
+        if end[0] not in parsed:
+            parsed[end[0]] = parse_table(end[0], obs.decks)
+        out.append((parsed[end[0]], end[1]))
     return out
 
 
