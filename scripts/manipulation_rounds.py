@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from pathlib import Path
@@ -38,7 +37,7 @@ sys.path[:0] = [str(ROOT / "src")]
 from rummylab.bots import make_bot  # noqa: E402
 from rummylab.game import Event  # noqa: E402
 from rummylab.manipulation.game import ManipulationState  # noqa: E402
-from rummylab.match import apply_move, wilson  # noqa: E402
+from rummylab.match import apply_move, paired_difference, wilson  # noqa: E402
 
 
 def first_round(spec: str, seat: int, seed: int) -> Event:
@@ -77,9 +76,7 @@ def paired(mine: dict[tuple[int, int], list[float]],
         fail("fewer than two rounds in common with --against")
     parts = []
     for name, i, fmt in (("won", 0, "+.3f"), ("points", 1, "+.2f")):
-        d = [mine[k][i] - theirs[k][i] for k in keys]
-        m = sum(d) / n
-        se = math.sqrt(sum((x - m) ** 2 for x in d) / (n - 1) / n)
+        m, se = paired_difference([mine[k][i] for k in keys], [theirs[k][i] for k in keys])
         parts.append(f"{name} {m:{fmt}} (se {se:{fmt[1:]}})")
     changed = sum(mine[k][0] != theirs[k][0] for k in keys)
     return f"paired over {n} rounds: {', '.join(parts)}, {changed} changed result"

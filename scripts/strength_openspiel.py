@@ -14,6 +14,15 @@ time taken. Needs OpenSpiel (``pip install 'rummylab[rl]'``).
 With ``--workers K`` the hands are split into K slices played in parallel
 processes; every hand is the same as in one process, and so are the figures
 (but the time, which is the wall time of the whole run).
+
+Two bots (or two settings of one) on the same hands are compared hand by
+hand, which is far less noisy than comparing their totals: save one run's
+hands, then give them to the other run, which prints the paired differences
+(mean and standard error) of hands won and of points per hand, and how many
+hands changed result:
+
+    python scripts/strength_openspiel.py --bot strong:gin=0 --hands 2000 --seed 11 --save base.jsonl
+    python scripts/strength_openspiel.py --bot strong --hands 2000 --seed 11 --against base.jsonl
 """
 
 from __future__ import annotations
@@ -24,7 +33,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 ROOT = Path(__file__).resolve().parent.parent
 # measure the working tree, installed or not
@@ -42,6 +51,7 @@ from rich.progress import (  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from rummylab.bots.openspiel_gin import SpielHand, SpielResult, play_hands  # noqa: E402
+from rummylab.match import paired_difference  # noqa: E402
 
 
 def _slice(bot: str, hands: int, seed: int, first: int, last: int) -> SpielResult:
@@ -66,6 +76,54 @@ def play_parallel(bot: str, hands: int, seed: int, workers: int,
             advance(len(part.hands))
     merged.seconds = time.perf_counter() - start
     return merged
+
+
+def fail(message: str) -> NoReturn:
+    """Bad input: one line on stderr, exit code 2, nothing played."""
+    print(f"error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def hand_rows(result: SpielResult) -> list[dict[str, Any]]:
+    """One row per hand, in hand order: what ``--save`` writes."""
+    return [{"hand": i, "player": h.player, "points": h.ours, "outcome": h.outcome,
+             "knocker": h.knocker} for i, h in enumerate(result.hands)]
+
+
+def load_hands(path: str) -> dict[int, float]:
+    """A saved run: hand -> our points."""
+    try:
+        with open(path) as f:
+            rows = [json.loads(line) for line in f if line.strip()]
+        return {int(r["hand"]): float(r["points"]) for r in rows}
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        fail(f"cannot read hands from {path}: {e}")
+
+
+def paired(mine: dict[int, float], theirs: dict[int, float]) -> str:
+    """Paired differences over the hands both runs played: hands won and
+    points per hand (mean and standard error), and hands whose result
+    changed (won, lost or level).
+
+    >>> paired({0: 25.0, 1: -10.0, 2: 0.0}, {0: 12.0, 1: 8.0, 2: 0.0})
+    'paired over 3 hands: won -0.333 (se 0.333), points -1.67 (se 8.99), 1 changed result'
+    """
+    keys = sorted(set(mine) & set(theirs))
+    if len(keys) < 2:
+        fail("fewer than two hands in common with --against")
+
+    def won(x: float) -> float:
+        return 1.0 if x > 0 else 0.0
+
+    w, w_se = paired_difference([won(mine[k]) for k in keys], [won(theirs[k]) for k in keys])
+    p, p_se = paired_difference([mine[k] for k in keys], [theirs[k] for k in keys])
+
+    def sign(x: float) -> int:
+        return (x > 0) - (x < 0)
+
+    changed = sum(sign(mine[k]) != sign(theirs[k]) for k in keys)
+    return (f"paired over {len(keys)} hands: won {w:+.3f} (se {w_se:.3f}), "
+            f"points {p:+.2f} (se {p_se:.2f}), {changed} changed result")
 
 
 def table(s: dict[str, Any]) -> Table:
@@ -106,7 +164,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1,
                     help="processes to play the hands in (default 1)")
     ap.add_argument("--no-progress", action="store_true")
+    ap.add_argument("--save", metavar="FILE", help="write each hand as a JSON line")
+    ap.add_argument("--against", metavar="FILE",
+                    help="a saved run of the same seed to compare hand by hand")
     args = ap.parse_args(argv)
+    base = load_hands(args.against) if args.against else None
+    if args.save:
+        try:
+            Path(args.save).write_text("")
+        except OSError as e:
+            fail(f"cannot write {args.save}: {e}")
     console = Console(stderr=args.json == "-")
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TimeRemainingColumn(), console=console,
@@ -123,6 +190,11 @@ def main(argv: list[str] | None = None) -> int:
             result = play_hands(args.bot, args.hands, args.seed, on_hand=advance)
     summary = result.summary()
     console.print(table(summary))
+    if args.save:
+        Path(args.save).write_text("".join(json.dumps(r) + "\n" for r in hand_rows(result)))
+    if base is not None:
+        ours = {i: h.ours for i, h in enumerate(result.hands)}
+        console.print(paired(ours, base), highlight=False, soft_wrap=True)
     if args.json == "-":
         print(json.dumps(summary, indent=2))
     elif args.json:

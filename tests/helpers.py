@@ -1,5 +1,5 @@
-"""Shared test helpers: scripted deals, snapshots, hand generators and the
-brute-force lay-off reference.
+"""Shared test helpers: scripted deals, snapshots, hand generators, the
+brute-force lay-off reference and the scripts as modules.
 
 A scripted deal is written from the two hands, the upcard and the first stock
 cards; the rest of the deck is filled in a fixed order. The deck order it
@@ -9,13 +9,28 @@ non-dealer then the dealer, card 21 the upcard, card 22 the top of the stock.
 
 from __future__ import annotations
 
+import importlib.util
 import random
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from rummylab.cards import Card, CardSet, cards_of, parse_card, parse_cards, parse_mask
 from rummylab.gin.game import DISCARD_BASE, DRAW_STOCK, GinState
 from rummylab.gin.three import Gin3State
+
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+
+
+def script_module(name: str) -> Any:
+    """``scripts/NAME`` loaded as a module (the scripts are not a package,
+    and their doctests are outside pytest's doctest paths)."""
+    spec = importlib.util.spec_from_file_location(name.removesuffix(".py"), SCRIPTS / name)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
 
 # a fixed, well-mixed order for the cards a script does not name
 _FILL = list(range(52))

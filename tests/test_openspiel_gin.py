@@ -4,13 +4,18 @@ simple bot run and come out close to even for our simple bot."""
 
 from __future__ import annotations
 
+import doctest
+import json
 import random
+import subprocess
+import sys
 from typing import Any
 
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from helpers import SCRIPTS, script_module  # noqa: E402
 from rummylab.bots import SimpleGinBot, make_bot  # noqa: E402
 from rummylab.bots.base import Bot  # noqa: E402
 from rummylab.bots.openspiel_gin import (  # noqa: E402
@@ -36,6 +41,7 @@ from rummylab.gin.game import (  # noqa: E402
     GinObservation,
 )
 from rummylab.gin.melds import best_defence, deadwood  # noqa: E402
+from rummylab.match import paired_difference  # noqa: E402
 
 
 class NoKnockBot(SimpleGinBot):
@@ -199,3 +205,36 @@ def test_simple_bot_close_to_even_with_openspiel_simple_bot() -> None:
     assert -8 < s["points_per_hand"] < 8
     assert 0.35 < s["win_rate"] < 0.65
     assert s["layout_fallbacks"] == 0
+
+
+def test_strength_script_pairs_two_bots_on_the_same_hands(tmp_path: Any) -> None:
+    """``scripts/strength_openspiel.py --save`` then ``--against``: the paired
+    line is the hand-by-hand difference of the two saved runs; a bad file is
+    a one-line error with exit code 2."""
+    script = SCRIPTS / "strength_openspiel.py"
+    base, mine = tmp_path / "random.jsonl", tmp_path / "simple.jsonl"
+    run = [sys.executable, str(script), "--hands", "8", "--seed", "3", "--no-progress"]
+    subprocess.run([*run, "--bot", "random", "--save", str(base)], capture_output=True,
+                   text=True, check=True)
+    out = subprocess.run([*run, "--bot", "simple", "--save", str(mine), "--against", str(base)],
+                         capture_output=True, text=True, check=True).stdout
+    rows = [json.loads(line) for line in mine.read_text().splitlines()]
+    assert [r["hand"] for r in rows] == list(range(8))
+    assert [r["player"] for r in rows] == [i % 2 for i in range(8)]
+    theirs = [json.loads(line)["points"] for line in base.read_text().splitlines()]
+    ours = [r["points"] for r in rows]
+    assert ours != theirs
+    m, se = paired_difference([float(x > 0) for x in ours], [float(x > 0) for x in theirs])
+    p, p_se = paired_difference(ours, theirs)
+    assert (f"paired over 8 hands: won {m:+.3f} (se {se:.3f}), points {p:+.2f} "
+            f"(se {p_se:.2f})") in out
+    # the script's own doctest (scripts are outside the doctest paths)
+    assert doctest.testmod(script_module("strength_openspiel.py")).failed == 0
+    for bad in (tmp_path / "none.jsonl", mine.with_suffix(".txt")):
+        if bad.suffix == ".txt":
+            bad.write_text("not json\n")
+        r = subprocess.run([*run, "--bot", "simple", "--against", str(bad)],
+                           capture_output=True, text=True)
+        assert r.returncode == 2 and "Traceback" not in r.stderr
+        assert r.stderr.strip().startswith("error: cannot read hands from")
+        assert len(r.stderr.strip().splitlines()) == 1

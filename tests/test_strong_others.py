@@ -3,15 +3,16 @@ blind to hidden cards, deterministic under a seed, with hints that explain."""
 
 from __future__ import annotations
 
+import doctest
 import io
 import random
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
 
+from helpers import SCRIPTS, script_module
 from rummylab.bots import BOT_LEVELS, make_bot
 from rummylab.bots.strong13 import _P_MIN, StrongThirteenBot, win_chances
 from rummylab.bots.strong_manipulation import StrongManipulationBot, last_tables
@@ -416,7 +417,7 @@ def test_rounds_script_pairs_two_runs_on_the_same_deals(tmp_path: Any) -> None:
     """``scripts/manipulation_rounds.py --save`` then ``--against``: the same
     spec on the same deals changes no round; a missing file is a one-line
     error with exit code 2."""
-    script = Path(__file__).resolve().parent.parent / "scripts" / "manipulation_rounds.py"
+    script = SCRIPTS / "manipulation_rounds.py"
     saved = tmp_path / "base.jsonl"
     run = [sys.executable, str(script), "--bot", "simple", "--deals", "1", "--seed", "3"]
     first = subprocess.run([*run, "--save", str(saved)], capture_output=True, text=True,
@@ -431,3 +432,5 @@ def test_rounds_script_pairs_two_runs_on_the_same_deals(tmp_path: Any) -> None:
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert bad.stderr.strip().startswith("error: cannot read rounds from")
+    # the script's own doctest (scripts are outside the doctest paths)
+    assert doctest.testmod(script_module("manipulation_rounds.py")).failed == 0

@@ -38,6 +38,23 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def paired_difference(mine: Sequence[float], theirs: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of ``mine[i] - theirs[i]``: two runs of the
+    same deals compared deal by deal, far less noisy than their totals.
+
+    >>> [round(x, 4) for x in paired_difference([1.0, 0.0, 1.0], [0.0, 0.0, 1.0])]
+    [0.3333, 0.3333]
+    """
+    if len(mine) != len(theirs):
+        raise ValueError(f"paired runs differ in length: {len(mine)} and {len(theirs)}")
+    n = len(mine)
+    if n < 2:
+        raise ValueError("a paired difference needs at least two pairs")
+    d = [a - b for a, b in zip(mine, theirs, strict=True)]
+    m = sum(d) / n
+    return m, math.sqrt(sum((x - m) ** 2 for x in d) / (n - 1) / n)
+
+
 # per game: the figures counted per seat from the result events, in table order
 FIGURES: dict[str, tuple[str, ...]] = {
     "gin": ("points_per_hand", "hands_won", "knocks", "gins", "undercuts"),
