@@ -82,15 +82,19 @@ def paired(mine: dict[tuple[int, int], list[float]],
     return f"paired over {n} rounds: {', '.join(parts)}, {changed} changed result"
 
 
-def load_rounds(path: str) -> dict[tuple[int, int], list[float]]:
-    """A saved run: (deal, seat) -> [share of the round won, points]."""
+def load_rounds(path: str, seed: int) -> dict[tuple[int, int], list[float]]:
+    """A saved run of ``seed``: (deal, seat) -> [share of the round won, points]."""
     try:
         with open(path) as f:
             rows = [json.loads(line) for line in f if line.strip()]
-        return {(int(r["deal"]), int(r["seat"])): [float(r["won"]), float(r["points"])]
-                for r in rows}
+        seeds = {int(r["seed"]) for r in rows}
+        rounds = {(int(r["deal"]), int(r["seat"])): [float(r["won"]), float(r["points"])]
+                  for r in rows}
     except (OSError, ValueError, KeyError, TypeError) as e:
         fail(f"cannot read rounds from {path}: {e}")
+    if seeds - {seed}:
+        fail(f"{path} holds rounds of seed {min(seeds - {seed})}, not of seed {seed}")
+    return rounds
 
 
 def main() -> None:
@@ -102,7 +106,7 @@ def main() -> None:
     ap.add_argument("--against", metavar="FILE",
                     help="a saved run of the same seed to compare round by round")
     args = ap.parse_args()
-    base = load_rounds(args.against) if args.against else None
+    base = load_rounds(args.against, args.seed) if args.against else None
     rounds: dict[tuple[int, int], list[float]] = {}
     try:
         save = open(args.save, "w") if args.save else None  # noqa: SIM115 (written as it goes)
@@ -119,7 +123,7 @@ def main() -> None:
             won += share
             rounds[d, seat] = [share, e["points"][seat]]
             if save is not None:
-                save.write(json.dumps({"deal": d, "seat": seat, "won": share,
+                save.write(json.dumps({"seed": args.seed, "deal": d, "seat": seat, "won": share,
                                        "points": e["points"][seat],
                                        "went_out": e["went_out"] == seat}) + "\n")
                 save.flush()

@@ -86,18 +86,22 @@ def fail(message: str) -> NoReturn:
 
 def hand_rows(result: SpielResult) -> list[dict[str, Any]]:
     """One row per hand, in hand order: what ``--save`` writes."""
-    return [{"hand": i, "player": h.player, "points": h.ours, "outcome": h.outcome,
-             "knocker": h.knocker} for i, h in enumerate(result.hands)]
+    return [{"seed": result.seed, "hand": i, "player": h.player, "points": h.ours,
+             "outcome": h.outcome, "knocker": h.knocker} for i, h in enumerate(result.hands)]
 
 
-def load_hands(path: str) -> dict[int, float]:
-    """A saved run: hand -> our points."""
+def load_hands(path: str, seed: int) -> dict[int, float]:
+    """A saved run of ``seed``: hand -> our points."""
     try:
         with open(path) as f:
             rows = [json.loads(line) for line in f if line.strip()]
-        return {int(r["hand"]): float(r["points"]) for r in rows}
+        seeds = {int(r["seed"]) for r in rows}
+        hands = {int(r["hand"]): float(r["points"]) for r in rows}
     except (OSError, ValueError, KeyError, TypeError) as e:
         fail(f"cannot read hands from {path}: {e}")
+    if seeds - {seed}:
+        fail(f"{path} holds hands of seed {min(seeds - {seed})}, not of seed {seed}")
+    return hands
 
 
 def paired(mine: dict[int, float], theirs: dict[int, float]) -> str:
@@ -168,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--against", metavar="FILE",
                     help="a saved run of the same seed to compare hand by hand")
     args = ap.parse_args(argv)
-    base = load_hands(args.against) if args.against else None
+    base = load_hands(args.against, args.seed) if args.against else None
     if args.save:
         try:
             Path(args.save).write_text("")

@@ -209,8 +209,8 @@ def test_simple_bot_close_to_even_with_openspiel_simple_bot() -> None:
 
 def test_strength_script_pairs_two_bots_on_the_same_hands(tmp_path: Any) -> None:
     """``scripts/strength_openspiel.py --save`` then ``--against``: the paired
-    line is the hand-by-hand difference of the two saved runs; a bad file is
-    a one-line error with exit code 2."""
+    line is the hand-by-hand difference of the two saved runs; a bad file,
+    or hands of another seed, is a one-line error with exit code 2."""
     script = SCRIPTS / "strength_openspiel.py"
     base, mine = tmp_path / "random.jsonl", tmp_path / "simple.jsonl"
     run = [sys.executable, str(script), "--hands", "8", "--seed", "3", "--no-progress"]
@@ -230,11 +230,16 @@ def test_strength_script_pairs_two_bots_on_the_same_hands(tmp_path: Any) -> None
             f"(se {p_se:.2f})") in out
     # the script's own doctest (scripts are outside the doctest paths)
     assert doctest.testmod(script_module("strength_openspiel.py")).failed == 0
-    for bad in (tmp_path / "none.jsonl", mine.with_suffix(".txt")):
-        if bad.suffix == ".txt":
-            bad.write_text("not json\n")
-        r = subprocess.run([*run, "--bot", "simple", "--against", str(bad)],
-                           capture_output=True, text=True)
+    garbled = tmp_path / "garbled.jsonl"
+    garbled.write_text("not json\n")
+    other_seed = [sys.executable, str(script), "--hands", "8", "--seed", "4", "--no-progress"]
+    for args, message in (
+        ([*run, "--against", str(tmp_path / "none.jsonl")], "error: cannot read hands from"),
+        ([*run, "--against", str(garbled)], "error: cannot read hands from"),
+        ([*other_seed, "--against", str(base)],
+         f"error: {base} holds hands of seed 3, not of seed 4"),
+    ):
+        r = subprocess.run([*args, "--bot", "simple"], capture_output=True, text=True)
         assert r.returncode == 2 and "Traceback" not in r.stderr
-        assert r.stderr.strip().startswith("error: cannot read hands from")
+        assert r.stderr.strip().startswith(message)
         assert len(r.stderr.strip().splitlines()) == 1

@@ -415,8 +415,8 @@ def test_hints_are_legal_with_a_one_line_reason() -> None:
 
 def test_rounds_script_pairs_two_runs_on_the_same_deals(tmp_path: Any) -> None:
     """``scripts/manipulation_rounds.py --save`` then ``--against``: the same
-    spec on the same deals changes no round; a missing file is a one-line
-    error with exit code 2."""
+    spec on the same deals changes no round; a missing file, or rounds of
+    another seed, is a one-line error with exit code 2."""
     script = SCRIPTS / "manipulation_rounds.py"
     saved = tmp_path / "base.jsonl"
     run = [sys.executable, str(script), "--bot", "simple", "--deals", "1", "--seed", "3"]
@@ -432,5 +432,9 @@ def test_rounds_script_pairs_two_runs_on_the_same_deals(tmp_path: Any) -> None:
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert bad.stderr.strip().startswith("error: cannot read rounds from")
+    other = [sys.executable, str(script), "--bot", "simple", "--deals", "1", "--seed", "4"]
+    wrong = subprocess.run([*other, "--against", str(saved)], capture_output=True, text=True)
+    assert wrong.returncode == 2 and "Traceback" not in wrong.stderr
+    assert wrong.stderr.strip() == f"error: {saved} holds rounds of seed 3, not of seed 4"
     # the script's own doctest (scripts are outside the doctest paths)
     assert doctest.testmod(script_module("manipulation_rounds.py")).failed == 0
