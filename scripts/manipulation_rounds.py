@@ -90,7 +90,9 @@ def load_rounds(path: str, seed: int) -> dict[tuple[int, int], list[float]]:
         seeds = {int(r["seed"]) for r in rows}
         rounds = {(int(r["deal"]), int(r["seat"])): [float(r["won"]), float(r["points"])]
                   for r in rows}
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except KeyError as e:
+        fail(f"cannot read rounds from {path}: a line has no {e} field")
+    except (OSError, ValueError, TypeError) as e:
         fail(f"cannot read rounds from {path}: {e}")
     if seeds - {seed}:
         fail(f"{path} holds rounds of seed {min(seeds - {seed})}, not of seed {seed}")
@@ -107,6 +109,8 @@ def main() -> None:
                     help="a saved run of the same seed to compare round by round")
     args = ap.parse_args()
     base = load_rounds(args.against, args.seed) if args.against else None
+    if base is not None and sum(d < args.deals for d, _ in base) < 2:
+        fail(f"{args.against} holds fewer than two rounds of these {args.deals} deals")
     rounds: dict[tuple[int, int], list[float]] = {}
     try:
         save = open(args.save, "w") if args.save else None  # noqa: SIM115 (written as it goes)

@@ -97,7 +97,9 @@ def load_hands(path: str, seed: int) -> dict[int, float]:
             rows = [json.loads(line) for line in f if line.strip()]
         seeds = {int(r["seed"]) for r in rows}
         hands = {int(r["hand"]): float(r["points"]) for r in rows}
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except KeyError as e:
+        fail(f"cannot read hands from {path}: a line has no {e} field")
+    except (OSError, ValueError, TypeError) as e:
         fail(f"cannot read hands from {path}: {e}")
     if seeds - {seed}:
         fail(f"{path} holds hands of seed {min(seeds - {seed})}, not of seed {seed}")
@@ -173,9 +175,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="a saved run of the same seed to compare hand by hand")
     args = ap.parse_args(argv)
     base = load_hands(args.against, args.seed) if args.against else None
+    if base is not None and len(set(base) & set(range(args.hands))) < 2:
+        fail(f"{args.against} holds fewer than two of these {args.hands} hands")
     if args.save:
         try:
-            Path(args.save).write_text("")
+            # opened, not emptied: an interrupted run leaves an older file whole
+            with open(args.save, "a"):
+                pass
         except OSError as e:
             fail(f"cannot write {args.save}: {e}")
     console = Console(stderr=args.json == "-")

@@ -226,16 +226,28 @@ def test_strength_script_pairs_two_bots_on_the_same_hands(tmp_path: Any) -> None
     assert ours != theirs
     m, se = paired_difference([float(x > 0) for x in ours], [float(x > 0) for x in theirs])
     p, p_se = paired_difference(ours, theirs)
+    changed = sum((a > 0) - (a < 0) != (b > 0) - (b < 0) for a, b in zip(ours, theirs, strict=True))
     assert (f"paired over 8 hands: won {m:+.3f} (se {se:.3f}), points {p:+.2f} "
-            f"(se {p_se:.2f})") in out
+            f"(se {p_se:.2f}), {changed} changed result") in out
+    # two worker processes save the same hands, in the same order
+    split = tmp_path / "split.jsonl"
+    subprocess.run([*run, "--bot", "simple", "--workers", "2", "--save", str(split)],
+                   capture_output=True, text=True, check=True)
+    assert split.read_text() == mine.read_text()
     # the script's own doctest (scripts are outside the doctest paths)
-    assert doctest.testmod(script_module("strength_openspiel.py")).failed == 0
-    garbled = tmp_path / "garbled.jsonl"
+    tested = doctest.testmod(script_module("strength_openspiel.py"))
+    assert tested.attempted > 0 and tested.failed == 0
+    garbled, empty, unseeded = (tmp_path / f"{n}.jsonl" for n in ("garbled", "empty", "old"))
     garbled.write_text("not json\n")
+    empty.write_text("")
+    unseeded.write_text('{"hand": 0, "points": 3.0}\n')
     other_seed = [sys.executable, str(script), "--hands", "8", "--seed", "4", "--no-progress"]
     for args, message in (
         ([*run, "--against", str(tmp_path / "none.jsonl")], "error: cannot read hands from"),
         ([*run, "--against", str(garbled)], "error: cannot read hands from"),
+        ([*run, "--against", str(unseeded)],
+         f"error: cannot read hands from {unseeded}: a line has no 'seed' field"),
+        ([*run, "--against", str(empty)], f"error: {empty} holds fewer than two of these"),
         ([*other_seed, "--against", str(base)],
          f"error: {base} holds hands of seed 3, not of seed 4"),
     ):

@@ -436,5 +436,11 @@ def test_rounds_script_pairs_two_runs_on_the_same_deals(tmp_path: Any) -> None:
     wrong = subprocess.run([*other, "--against", str(saved)], capture_output=True, text=True)
     assert wrong.returncode == 2 and "Traceback" not in wrong.stderr
     assert wrong.stderr.strip() == f"error: {saved} holds rounds of seed 3, not of seed 4"
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    short = subprocess.run([*run, "--against", str(empty)], capture_output=True, text=True)
+    assert short.returncode == 2 and short.stdout == ""  # nothing played
+    assert short.stderr.strip() == f"error: {empty} holds fewer than two rounds of these 1 deals"
     # the script's own doctest (scripts are outside the doctest paths)
-    assert doctest.testmod(script_module("manipulation_rounds.py")).failed == 0
+    tested = doctest.testmod(script_module("manipulation_rounds.py"))
+    assert tested.attempted > 0 and tested.failed == 0
