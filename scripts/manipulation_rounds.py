@@ -37,7 +37,7 @@ sys.path[:0] = [str(ROOT / "src")]
 from rummylab.bots import make_bot  # noqa: E402
 from rummylab.game import Event  # noqa: E402
 from rummylab.manipulation.game import ManipulationState  # noqa: E402
-from rummylab.match import apply_move, paired_difference, wilson  # noqa: E402
+from rummylab.match import apply_move, paired_difference, saved_run, wilson  # noqa: E402
 
 
 def first_round(spec: str, seat: int, seed: int) -> Event:
@@ -85,18 +85,10 @@ def paired(mine: dict[tuple[int, int], list[float]],
 def load_rounds(path: str, seed: int) -> dict[tuple[int, int], list[float]]:
     """A saved run of ``seed``: (deal, seat) -> [share of the round won, points]."""
     try:
-        with open(path) as f:
-            rows = [json.loads(line) for line in f if line.strip()]
-        seeds = {int(r["seed"]) for r in rows}
-        rounds = {(int(r["deal"]), int(r["seat"])): [float(r["won"]), float(r["points"])]
-                  for r in rows}
-    except KeyError as e:
-        fail(f"cannot read rounds from {path}: a line has no {e} field")
-    except (OSError, ValueError, TypeError) as e:
-        fail(f"cannot read rounds from {path}: {e}")
-    if seeds - {seed}:
-        fail(f"{path} holds rounds of seed {min(seeds - {seed})}, not of seed {seed}")
-    return rounds
+        rows = saved_run(path, seed, "rounds", ("deal", "seat", "won", "points"))
+    except ValueError as e:
+        fail(str(e))
+    return {(int(deal), int(seat)): [won, points] for deal, seat, won, points in rows}
 
 
 def main() -> None:

@@ -51,7 +51,7 @@ from rich.progress import (  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from rummylab.bots.openspiel_gin import SpielHand, SpielResult, play_hands  # noqa: E402
-from rummylab.match import paired_difference  # noqa: E402
+from rummylab.match import paired_difference, saved_run  # noqa: E402
 
 
 def _slice(bot: str, hands: int, seed: int, first: int, last: int) -> SpielResult:
@@ -93,17 +93,10 @@ def hand_rows(result: SpielResult) -> list[dict[str, Any]]:
 def load_hands(path: str, seed: int) -> dict[int, float]:
     """A saved run of ``seed``: hand -> our points."""
     try:
-        with open(path) as f:
-            rows = [json.loads(line) for line in f if line.strip()]
-        seeds = {int(r["seed"]) for r in rows}
-        hands = {int(r["hand"]): float(r["points"]) for r in rows}
-    except KeyError as e:
-        fail(f"cannot read hands from {path}: a line has no {e} field")
-    except (OSError, ValueError, TypeError) as e:
-        fail(f"cannot read hands from {path}: {e}")
-    if seeds - {seed}:
-        fail(f"{path} holds hands of seed {min(seeds - {seed})}, not of seed {seed}")
-    return hands
+        rows = saved_run(path, seed, "hands", ("hand", "points"))
+    except ValueError as e:
+        fail(str(e))
+    return {int(hand): points for hand, points in rows}
 
 
 def paired(mine: dict[int, float], theirs: dict[int, float]) -> str:

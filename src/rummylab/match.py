@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections.abc import Mapping, Sequence
@@ -53,6 +54,26 @@ def paired_difference(mine: Sequence[float], theirs: Sequence[float]) -> tuple[f
     d = [a - b for a, b in zip(mine, theirs, strict=True)]
     m = sum(d) / n
     return m, math.sqrt(sum((x - m) ** 2 for x in d) / (n - 1) / n)
+
+
+def saved_run(path: str, seed: int, what: str,
+              fields: Sequence[str]) -> list[tuple[float, ...]]:
+    """The rows of a run a paired script saved as JSON lines (each with its
+    ``seed``), as tuples of ``fields``. A file that cannot be read, a line
+    without a field, or a run of another seed is a ``ValueError`` with a
+    one-line message naming ``what`` the rows are ("hands", "rounds")."""
+    try:
+        with open(path) as f:
+            rows = [json.loads(line) for line in f if line.strip()]
+        seeds = {int(r["seed"]) for r in rows}
+        out = [tuple(float(r[k]) for k in fields) for r in rows]
+    except KeyError as e:
+        raise ValueError(f"cannot read {what} from {path}: a line has no {e} field") from None
+    except (OSError, ValueError, TypeError) as e:
+        raise ValueError(f"cannot read {what} from {path}: {e}") from None
+    if seeds - {seed}:
+        raise ValueError(f"{path} holds {what} of seed {min(seeds - {seed})}, not of seed {seed}")
+    return out
 
 
 # per game: the figures counted per seat from the result events, in table order
