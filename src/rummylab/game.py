@@ -18,6 +18,7 @@ record writer streams them (``rummylab.records``).
 
 from __future__ import annotations
 
+import operator
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -27,6 +28,26 @@ from rummylab.errors import IllegalActionError
 from rummylab.options import Option, OptionValue, resolve_options
 
 TERMINAL = -1
+
+
+def as_action(action: object) -> int:
+    """An action id as a plain ``int``: any integer type passes (numpy's
+    too, through ``__index__``); anything else is an
+    :class:`IllegalActionError`, so a state never stores a foreign number.
+
+    >>> as_action(True)
+    Traceback (most recent call last):
+    rummylab.errors.IllegalActionError: True is not an action id (an int)
+    >>> as_action(3.0)
+    Traceback (most recent call last):
+    rummylab.errors.IllegalActionError: 3.0 is not an action id (an int)
+    """
+    if isinstance(action, bool):
+        raise IllegalActionError(f"{action!r} is not an action id (an int)")
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        raise IllegalActionError(f"{action!r} is not an action id (an int)") from None
 Event = dict[str, Any]
 
 
@@ -88,13 +109,20 @@ class State(ABC):
         self.apply_action(action)
         return action
 
-    def _require_legal(self, action: int) -> None:
-        """Raise unless ``action`` is legal now (the cached list first: hot path)."""
+    def _require_legal(self, action: int) -> int:
+        """``action`` as a plain int; raise unless it is legal now (the
+        cached list first: hot path)."""
+        if type(action) is not int:
+            action = as_action(action)
         legal = self._legal if self._legal is not None else self.legal_actions()
         if action not in legal:
             self.check_legal(action)
+        return action
 
-    def check_legal(self, action: int) -> None:
+    def check_legal(self, action: int) -> int:
+        """``action`` as a plain int; raise :class:`IllegalActionError`
+        unless it is legal now."""
+        action = as_action(action)
         if self.is_terminal():
             raise IllegalActionError("the match is over")
         if action not in self.legal_actions():
@@ -104,6 +132,7 @@ class State(ABC):
                 text = str(action)
             legal = ", ".join(self.action_to_string(a) for a in self.legal_actions())
             raise IllegalActionError(f"{text!r} is not legal now (legal: {legal})")
+        return action
 
     # -- views and results -------------------------------------------
     @abstractmethod

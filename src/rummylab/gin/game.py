@@ -354,7 +354,7 @@ class GinState(State):
         return parse_action(text)
 
     def apply_action(self, action: int) -> None:
-        self._require_legal(action)
+        action = self._require_legal(action)
         seat = self._to_act
         text = action_text(action)
         self.events.append({"type": "action", "seat": seat, "action": text})

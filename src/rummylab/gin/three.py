@@ -136,7 +136,7 @@ class Gin3State(GinState):
             raise IllegalActionError("the sitter may advise only while the captain is to act")
         if isinstance(action, str):
             action = self.string_to_action(action)
-        self.check_legal(action)
+        action = self.check_legal(action)
         self.events.append({"type": "advice", "seat": self.sitter_seat,
                             "action": self.action_to_string(action)})
         self._advice.append((self.sitter_seat, self.action_to_string(action)))

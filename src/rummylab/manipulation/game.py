@@ -333,7 +333,7 @@ class ManipulationState(State):
         return action
 
     def apply_action(self, action: int) -> None:
-        self._require_legal(action)
+        action = self._require_legal(action)
         seat = self._to_act
         if action == MELD_BEST:
             play = self.best()

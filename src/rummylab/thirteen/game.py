@@ -296,7 +296,7 @@ class ThirteenState(State):
         return parse_action(text)
 
     def apply_action(self, action: int) -> None:
-        self._require_legal(action)
+        action = self._require_legal(action)
         seat = self._to_act
         text = action_text(action)
         self.events.append({"type": "action", "seat": seat, "action": text})
