@@ -29,6 +29,13 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
     >>> [round(x, 3) for x in wilson(50, 100)]
     [0.404, 0.596]
+
+    The interval always holds the rate itself (rounding could put the
+    bound a hair inside it at 0 or 1 wins in n):
+
+    >>> all(lo <= w / n <= hi for n in range(1, 200) for w in (0, n)
+    ...     for lo, hi in [wilson(w, n)])
+    True
     """
     if n == 0:
         return (0.0, 1.0)
@@ -36,7 +43,7 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 def paired_difference(mine: Sequence[float], theirs: Sequence[float]) -> tuple[float, float]:
