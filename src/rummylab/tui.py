@@ -28,7 +28,7 @@ from rummylab.cards import (
     multi_remove,
     parse_card,
 )
-from rummylab.errors import CardError, IllegalActionError
+from rummylab.errors import CardError, IllegalActionError, RecordError
 from rummylab.game import Event
 from rummylab.gin.game import (
     BIG_GIN,
@@ -148,7 +148,10 @@ class TerminalGame:
     @staticmethod
     def numbered(text: str, menu: list[tuple[int, str]]) -> int:
         """The move a number picks from the listed menu."""
-        i = int(text)
+        try:
+            i = int(text)
+        except ValueError:
+            raise IllegalActionError(f"{text!r} is not a move's number") from None
         if not 1 <= i <= len(menu):
             raise IllegalActionError(f"choose a move from 1 to {len(menu)}")
         return menu[i - 1][0]
@@ -281,7 +284,7 @@ class TerminalGame:
             question = self.confirm(action, obs)
             if question:
                 try:
-                    ok = self.ask(question + " [y/n] ")
+                    ok = self.ask(question + r" \[y/n] ")  # not markup
                 except EOFError:
                     return None
                 if not ok.lower().startswith("y"):
@@ -326,7 +329,7 @@ class TerminalGame:
 
     def parse(self, raw: str, obs: GinObservation, menu: list[tuple[int, str]]) -> int:
         text = raw.strip().lower()
-        if text.isdigit():
+        if text.isdecimal():
             return self.numbered(text, menu)
         short = {"s": DRAW_STOCK, "stock": DRAW_STOCK, "d": DRAW_STOCK, "t": TAKE_DISCARD,
                  "take": TAKE_DISCARD, "p": PASS, "pass": PASS}
@@ -445,7 +448,7 @@ class ThirteenTerminal(TerminalGame):
 
     def parse(self, raw: str, obs: Any, menu: list[tuple[int, str]]) -> int:
         text = raw.strip().lower()
-        if text.isdigit():
+        if text.isdecimal():
             return self.numbered(text, menu)
         short = {"s": T_STOCK, "stock": T_STOCK, "t": T_TAKE, "take": T_TAKE}
         if text in short:
@@ -545,7 +548,7 @@ class ManipulationTerminal(TerminalGame):
 
     def parse(self, raw: str, obs: Any, menu: list[tuple[int, str]]) -> int:
         text = raw.strip().lower()
-        if text.isdigit():
+        if text.isdecimal():
             return self.numbered(text, menu)
         short = {"d": M_DRAW, "draw": M_DRAW, "k": M_KNOCK, "knock": M_KNOCK, "p": M_PASS,
                  "pass": M_PASS, "b": M_BEST, "best": M_BEST}
@@ -572,13 +575,18 @@ TERMINALS: dict[str, type[TerminalGame]] = {
 def play_terminal(game: str, bot: str, seed: int | None, options: Mapping[str, object],
                   record: Path | None, console: Console) -> None:
     tg = TERMINALS[game](game, bot, seed, options, console)
+    stream: IO[str] | None = None
+    if record is not None:
+        try:
+            stream = record.open("w", encoding="utf-8")
+        except OSError as e:
+            raise RecordError(f"cannot write {record}: {e.strerror}") from None
     keys = {
         "three-thirteen": "Type a card to discard it, 'o CARD' to go out, 's' stock, 't' take",
         "manipulation": "Type 'm CARDS' to meld them (the engine arranges the table) or "
                         "'m CARDS => TABLE', 'b' for the best meld, 'd' draw, 'k' knock, 'p' pass",
     }.get(game, "Type a card to discard it, 'k CARD' to knock, 's' stock, 't' take, 'p' pass")
     console.print(f"[bold]{game}[/] against {bot}. {keys}; 'hint', 'quit', or a move's number.")
-    stream: IO[str] | None = record.open("w", encoding="utf-8") if record else None
     try:
         tg.run(RecordWriter(stream) if stream else None)
     finally:
