@@ -128,6 +128,46 @@ def test_bad_input_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: 
     assert err.startswith("rummylab: error:") and "\n" not in err and needle in err
 
 
+def test_paths_that_cannot_be_written_fail_before_the_run(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rec = tmp_path / "r.jsonl"
+    for flag, path, needle in (("--plot", tmp_path / "no" / "x.png", "no directory"),
+                               ("--plot", tmp_path, "is a directory"),
+                               ("--record", tmp_path / "no" / "r.jsonl", "no directory")):
+        argv = ["arena", "gin", "--bots", "simple,random", "--games", "1", "--no-progress",
+                "--record", str(rec), flag, str(path), *FAST]
+        assert main(argv) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and needle in captured.err
+        assert list(tmp_path.iterdir()) == []  # no record written, not even an empty one
+
+
+def test_bad_scheduler_address_is_one_line(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("distributed")
+    rec = tmp_path / "r.jsonl"
+    argv = ["arena", "gin", "--bots", "simple,random", "--games", "1", "--no-progress",
+            "--backend", "dask", "--scheduler", "nonsense", "--record", str(rec)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("rummylab: error: bad Dask scheduler address") and "\n" not in err
+    assert not rec.exists()
+
+
+def test_unreachable_scheduler_leaves_the_record_alone(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("distributed")
+    rec = tmp_path / "r.jsonl"
+    rec.write_text("an older record\n", encoding="utf-8")
+    # port 1 on 127.0.0.1: nothing listens there, the connection is refused at once
+    argv = ["arena", "gin", "--bots", "simple,random", "--games", "1", "--no-progress",
+            "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1", "--record", str(rec)]
+    assert main(argv) == 2
+    assert "cannot reach the Dask scheduler" in capsys.readouterr().err
+    assert rec.read_text(encoding="utf-8") == "an older record\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.jsonl"]
+
+
 def test_records_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rec = tmp_path / "arena.jsonl"
     out = _json(capsys, ["arena", "gin", "--bots", "simple,random", "--games", "3",

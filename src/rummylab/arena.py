@@ -186,11 +186,31 @@ def _run_local(chunks: Sequence[Chunk], workers: int) -> Iterator[ChunkResult]:
                 f.cancel()
 
 
+def check_scheduler(address: str) -> None:
+    """Fail with one line on a Dask scheduler address of the wrong form (it
+    is not contacted: a malformed one would only time out, 10 s later).
+
+    >>> check_scheduler("tcp://127.0.0.1:8786")
+    >>> check_scheduler("127.0.0.1")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    rummylab.arena.ArenaError: bad Dask scheduler address '127.0.0.1': missing port number...
+    """
+    require("distributed", "--backend dask")
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        protocol, location = parse_address(address)
+        if protocol in ("tcp", "tls", "ws", "wss"):
+            parse_host_port(location)
+    except ValueError as e:
+        raise ArenaError(f"bad Dask scheduler address {address!r}: {e}") from None
+
+
 def _run_dask(chunks: Sequence[Chunk], scheduler: str) -> Iterator[ChunkResult]:
     distributed = require("distributed", "--backend dask")
     try:
         client = distributed.Client(scheduler, timeout="10s", set_as_default=False)
-    except (OSError, TimeoutError) as e:
+    except (OSError, TimeoutError, ValueError) as e:
         raise ArenaError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
     try:
         futures = client.map(play_chunk, list(chunks), pure=False)
@@ -301,8 +321,10 @@ def run_arena(
         raise ArenaError("--workers must be at least 1")
     if backend not in ("local", "dask"):
         raise ArenaError(f"unknown backend {backend!r} (backends: local, dask)")
-    if backend == "dask" and not scheduler:
-        raise ArenaError("--backend dask needs --scheduler ADDRESS")
+    if backend == "dask":
+        if not scheduler:
+            raise ArenaError("--backend dask needs --scheduler ADDRESS")
+        check_scheduler(scheduler)
     for i, s in enumerate(specs):
         make_bot(s, game, seed=i)  # unknown bots fail before anything runs
     rater = Ratings(display_names(specs)) if ratings else None

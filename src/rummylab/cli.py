@@ -7,10 +7,11 @@ on stderr and exit code 2; a record that does not replay is exit code 1.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -41,6 +42,17 @@ err_console = Console(stderr=True)
 
 def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(_one_line(message, code))
+
+
+def writable(path: Path) -> None:
+    """Fail now, not after a long run, if a file cannot be written at ``path``."""
+    parent = path.parent
+    if path.is_dir():
+        fail(f"cannot write {path}: it is a directory")
+    if not parent.is_dir():
+        fail(f"cannot write {path}: no directory {parent}")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        fail(f"cannot write {path}: permission denied")
 
 
 # --- rules --------------------------------------------------------------
@@ -237,13 +249,20 @@ def arena(
         require("matplotlib", "--plot")
     if backend == "dask":
         require("distributed", "--backend dask")
-    stream = None
+    if plot_ is not None:
+        writable(plot_)
+    # the record is written beside its path and moved there when the run is
+    # done, so a run that fails (a scheduler out of reach) leaves no trace
+    stream = part = None
     if record is not None:
+        writable(record)
+        part = record.with_name(record.name + ".part")
         try:
-            stream = record.open("w", encoding="utf-8")
+            stream = part.open("w", encoding="utf-8")
         except OSError as e:
-            fail(f"cannot write {record}: {e.strerror}")
+            fail(f"cannot write {part}: {e.strerror}")
     rotations = len(specs)
+    done = False
     try:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), console=err_console,
@@ -252,15 +271,26 @@ def arena(
             result = run_arena(name, specs, games, seed, options, workers=workers,
                                backend=backend, scheduler=scheduler, record=stream,
                                progress=lambda done: bar.update(task, completed=done))
+        done = True
     finally:
-        if stream is not None:
+        if stream is not None and part is not None and record is not None:
             stream.close()
-    if plot_ is not None:
-        plot(result, str(plot_))
+            if done:
+                part.replace(record)
+            else:
+                part.unlink(missing_ok=True)
     if as_json:
         console.print_json(json.dumps(result.to_dict()))
-        return
-    d = result.to_dict()
+    else:
+        _arena_table(name, result.to_dict())
+    if plot_ is not None:
+        plot(result, str(plot_))
+        if not as_json:
+            console.print(f"plot: {plot_}", highlight=False)
+
+
+def _arena_table(name: str, d: dict[str, Any]) -> None:
+    """The arena's figures as a table."""
     parts = [f"{k.replace('_', ' ')}: {v}" for k, v in d.items()
              if isinstance(v, int) and k != "game"]
     table = Table(title=f"{name} arena — " + ", ".join(parts))
@@ -282,8 +312,6 @@ def arena(
             f"{row['rating']['mu']:.2f} ({row['rating']['ordinal']:.2f})",
         )
     console.print(table)
-    if plot_ is not None:
-        console.print(f"plot: {plot_}", highlight=False)
 
 
 # --- replay -------------------------------------------------------------
