@@ -9,11 +9,13 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -180,17 +182,40 @@ def simulate(
 def _print_stats(stats: MatchStats) -> None:
     d = stats.to_dict()
     parts = [f"{k.replace('_', ' ')}: {v}" for k, v in d.items() if isinstance(v, int)]
-    table = Table(title=f"{stats.game} — " + ", ".join(parts))
     figures = FIGURES.get(stats.game, ())
-    for col in ("seat", "bot", "wins", "win % (95% CI)", *(f.replace("_", " ") for f in figures)):
-        table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
+    cols = ("seat", "bot", "wins", "win % (95% CI)", *(f.replace("_", " ") for f in figures))
+    rows = []
     for row in stats.rows():
         cells = [f"{row[f]:.2f}" if isinstance(row[f], float) and not float(row[f]).is_integer()
                  else f"{row[f]:g}" for f in figures]
-        table.add_row(
+        rows.append([
             str(row["seat"]), row["name"], f"{row['match_wins']:g}",
             f"{row['win_rate']:.1%} ({row['ci_low']:.1%}-{row['ci_high']:.1%})", *cells,
-        )
+        ])
+    print_table(f"{stats.game} — " + ", ".join(parts), cols, rows, name_col=1)
+
+
+def print_table(title: str, cols: Sequence[str], rows: Sequence[Sequence[str]],
+                name_col: int) -> None:
+    """A table of one row per bot; turned on its side (one column per bot)
+    when it is wider than the terminal, as three-player Gin's figures are."""
+    table = Table(title=title)
+    for col in cols:
+        table.add_column(col, justify="left" if col == cols[name_col] else "right",
+                         no_wrap=True)
+    for r in rows:
+        table.add_row(*r)
+    # each column: its widest text, a space either side, a border
+    width = 1 + sum(3 + max(cell_len(str(x)) for x in (c, *(r[i] for r in rows)))
+                    for i, c in enumerate(cols))
+    if width > console.width:
+        table = Table(title=title)
+        table.add_column("")
+        for r in rows:
+            table.add_column(r[name_col], justify="right")
+        for i, col in enumerate(cols):
+            if i != name_col:
+                table.add_row(col, *(r[i] for r in rows))
     console.print(table)
 
 
@@ -293,25 +318,23 @@ def _arena_table(name: str, d: dict[str, Any]) -> None:
     """The arena's figures as a table."""
     parts = [f"{k.replace('_', ' ')}: {v}" for k, v in d.items()
              if isinstance(v, int) and k != "game"]
-    table = Table(title=f"{name} arena — " + ", ".join(parts))
     figures = [f for f in FIGURES.get(name, ()) if f != "points_per_hand"]
     per_hand = "pts/hand" if name in ("gin", "gin3") else (
         "penalty/rd" if name == "three-thirteen" else "pts/round")
     cols = ("bot", "wins", "played", "win % (95% CI)", per_hand,
             *(f.replace("_", " ") for f in figures if not f.endswith("_per_round")),
             "mu (ordinal)")
-    for col in cols:
-        table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
+    rows = []
     for row in d["bots"]:
         cells = [f"{row[f]:.2f}" if isinstance(row[f], float) and not float(row[f]).is_integer()
                  else f"{row[f]:g}" for f in figures if not f.endswith("_per_round")]
-        table.add_row(
+        rows.append([
             row["name"], f"{row['match_wins']:g}", str(row["matches"]),
             f"{row['win_rate']:.1%} ({row['ci_low']:.1%}-{row['ci_high']:.1%})",
             f"{row['points_per_hand']:.2f}", *cells,
             f"{row['rating']['mu']:.2f} ({row['rating']['ordinal']:.2f})",
-        )
-    console.print(table)
+        ])
+    print_table(f"{name} arena — " + ", ".join(parts), cols, rows, name_col=0)
 
 
 # --- replay -------------------------------------------------------------
