@@ -203,6 +203,17 @@ def test_records_wrong_header_fields_are_errors_at_the_header(gin_text):
     assert_error_at(tamper(gin_text, 1, dumps({**head, "game": "canasta"})), 1)
     bad = {**head, "options": {**head["options"], "nope": 1}}
     assert_error_at(tamper(gin_text, 1, dumps(bad)), 1)
+    for match in ("x", None, 0, 1.0, True):
+        assert_error_at(tamper(gin_text, 1, dumps({**head, "match": match})), 1, "'match'")
+
+
+def test_records_blank_lines_only_at_the_end(gin_text):
+    """Records: blank lines after the last match are no part of it (an
+    editor's final newline); between lines they are an error at the first."""
+    (m,) = replay_text(gin_text + "\n\n")
+    assert m.match == 1
+    lines = lines_of(gin_text)
+    assert_error_at("".join(lines[:4]) + "\n\n" + "".join(lines[4:]), 5, "empty line")
 
 
 def test_records_second_match_errors_count_lines_from_the_file_start():

@@ -95,10 +95,14 @@ class ReplayedMatch:
 
 
 def _read(stream: IO[str]) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    blank = None  # the first of a run of blank lines: allowed only at the end
     for n, raw in enumerate(stream, 1):
         text = raw.rstrip("\n")
         if not text.strip():
-            raise RecordError("empty line", n, unreadable=True)
+            blank = blank or n
+            continue
+        if blank is not None:
+            raise RecordError("empty line", blank, unreadable=True)
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as e:
@@ -142,6 +146,9 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]]) -> ReplayedMatch
     if head.get("version") != VERSION:
         raise RecordError(f"record format version {head.get('version')!r} is not supported "
                           f"(this is version {VERSION})", n0, unreadable=True)
+    match = head.get("match", 1)
+    if type(match) is not int or match < 1:
+        raise RecordError(f"'match' must be a match number (1, 2, ...), not {match!r}", n0)
     try:
         cls = game_class(str(head.get("game")))
         decks = [parse_cards(obj["deck"], jokers=True) for _, _, obj in lines
@@ -149,7 +156,7 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]]) -> ReplayedMatch
         kwargs: dict[str, Any] = cls.replay_setup([obj for _, _, obj in lines])  # type: ignore[attr-defined]
         ctor: Any = cls
         state: State = ctor(head.get("options"), head.get("seed"), decks=decks, **kwargs)
-        expected = dumps(header(state, head.get("seats", []), head.get("match", 1)))
+        expected = dumps(header(state, head.get("seats", []), match))
     except RecordError:
         raise
     except (RummyError, KeyError, TypeError, ValueError) as e:
@@ -191,5 +198,5 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]]) -> ReplayedMatch
     hands = sum(1 for _, _, o in lines if o["type"] == "deal")
     winners = list(getattr(state, "winners", []))
     final = list(getattr(state, "final_scores", []))
-    return ReplayedMatch(int(head.get("match", 1)), state.game_name, n0, hands, actions,
+    return ReplayedMatch(match, state.game_name, n0, hands, actions,
                          winners, final, state)
