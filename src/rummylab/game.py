@@ -22,6 +22,7 @@ import operator
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
 from rummylab.errors import IllegalActionError
@@ -49,6 +50,33 @@ def as_action(action: object) -> int:
     except TypeError:
         raise IllegalActionError(f"{action!r} is not an action id (an int)") from None
 Event = dict[str, Any]
+
+
+def frozen(value: Any) -> Any:
+    """A read-only deep copy: mappings become mapping proxies, lists tuples.
+
+    >>> r = frozen({"melds": ["As 2s 3s"], "hands": [{"points": 4}]})
+    >>> r["melds"], r["hands"][0]["points"]
+    (('As 2s 3s',), 4)
+    """
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: frozen(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(frozen(v) for v in value)
+    return value
+
+
+def thawed(value: Any) -> Any:
+    """Plain dicts and lists again (for JSON), from :func:`frozen`'s form.
+
+    >>> thawed(frozen({"melds": ["As 2s 3s"]}))
+    {'melds': ['As 2s 3s']}
+    """
+    if isinstance(value, Mapping):
+        return {k: thawed(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [thawed(v) for v in value]
+    return value
 
 
 class State(ABC):
@@ -134,7 +162,24 @@ class State(ABC):
             raise IllegalActionError(f"{text!r} is not legal now (legal: {legal})")
         return action
 
+    def __getstate__(self) -> dict[str, Any]:
+        # the view cache holds mapping proxies, which cannot be pickled
+        state = dict(self.__dict__)
+        state.pop("_result_cache", None)
+        return state
+
     # -- views and results -------------------------------------------
+    def _result_view(self, results: Sequence[Event]) -> Mapping[str, Any] | None:
+        """The latest of ``results`` for an observation: a read-only deep
+        copy, made once per result, so no view reaches the state."""
+        if not results:
+            return None
+        cache = self.__dict__.get("_result_cache")
+        if cache is None or cache[0] is not results[-1]:
+            cache = self.__dict__["_result_cache"] = (results[-1], frozen(results[-1]))
+        view: Mapping[str, Any] = cache[1]
+        return view
+
     @abstractmethod
     def observation(self, seat: int) -> Any:
         """What ``seat`` may know, and nothing more."""

@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -46,7 +47,7 @@ from rummylab.cards import (
     suit_of,
 )
 from rummylab.errors import CardError, IllegalActionError
-from rummylab.game import TERMINAL, Event, State
+from rummylab.game import TERMINAL, Event, State, thawed
 from rummylab.gin.melds import (
     best_arrangement,
     best_defence,
@@ -164,7 +165,7 @@ class GinObservation:
             "hand_number": self.hand_number,
             "scores": list(self.scores),
             "actions": [[s, t] for s, t in self.actions],
-            "last_result": None if self.last_result is None else dict(self.last_result),
+            "last_result": None if self.last_result is None else thawed(self.last_result),
             "roles": list(self.roles),
         }
 
@@ -571,7 +572,7 @@ class GinState(State):
             hand_number=self._hand_no,
             scores=tuple(self._scores),
             actions=tuple(self._hand_actions) if self._phase != OVER else (),
-            last_result=MappingProxyType(self._results[-1]) if self._results else None,
+            last_result=self._result_view(self._results),
             options=MappingProxyType(self.options),
             roles=tuple(self.role_of(s) for s in range(self.num_players)),
         )
@@ -582,7 +583,8 @@ class GinState(State):
     # -- results -------------------------------------------------------
     @property
     def hand_results(self) -> list[Event]:
-        return list(self._results)
+        """Every result so far (copies: changing them changes nothing here)."""
+        return [copy.deepcopy(r) for r in self._results]
 
     @property
     def phase(self) -> str:

@@ -27,6 +27,7 @@ a replay never depends on how the engine arranges a table.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -34,7 +35,7 @@ from typing import Any, ClassVar, Self
 
 from rummylab.cards import JOKER, Card, card_str, cards_str, check_deck_order, parse_cards
 from rummylab.errors import CardError, IllegalActionError
-from rummylab.game import TERMINAL, Event, State
+from rummylab.game import TERMINAL, Event, State, thawed
 from rummylab.manipulation.solver import (
     Play,
     arrange_with,
@@ -123,7 +124,7 @@ class ManipulationObservation:
             "dealer": self.dealer, "scores": list(self.scores),
             "rounds_won": list(self.rounds_won),
             "actions": [[s, t] for s, t in self.actions],
-            "last_result": None if self.last_result is None else dict(self.last_result),
+            "last_result": None if self.last_result is None else thawed(self.last_result),
         }
 
 
@@ -471,7 +472,7 @@ class ManipulationState(State):
             legal_actions=tuple(self.legal_actions()) if acting else (),
             dealer=self.dealer, scores=tuple(self._scores), rounds_won=tuple(self._won),
             actions=tuple(self._round_actions),
-            last_result=MappingProxyType(self._results[-1]) if self._results else None,
+            last_result=self._result_view(self._results),
             decks=self.num_decks, options=MappingProxyType(self.options),
         )
 
@@ -481,7 +482,8 @@ class ManipulationState(State):
 
     @property
     def round_results(self) -> list[Event]:
-        return list(self._results)
+        """Every result so far (copies: changing them changes nothing here)."""
+        return [copy.deepcopy(r) for r in self._results]
 
     @property
     def phase(self) -> str:

@@ -21,6 +21,7 @@ discard, the rest the stock.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -43,7 +44,7 @@ from rummylab.cards import (
     parse_cards,
 )
 from rummylab.errors import CardError, IllegalActionError
-from rummylab.game import TERMINAL, Event, State
+from rummylab.game import TERMINAL, Event, State, thawed
 from rummylab.options import Option, OptionValue
 from rummylab.thirteen.solver import combo_str, penalty, penalty_after_discard, solve
 
@@ -147,7 +148,7 @@ class ThirteenObservation:
             "legal_actions": [action_text(a) for a in self.legal_actions],
             "dealer": self.dealer, "scores": list(self.scores),
             "actions": [[s, t] for s, t in self.actions],
-            "last_result": None if self.last_result is None else dict(self.last_result),
+            "last_result": None if self.last_result is None else thawed(self.last_result),
         }
 
 
@@ -385,13 +386,14 @@ class ThirteenState(State):
             legal_actions=tuple(self.legal_actions()) if acting else (),
             dealer=self.dealer, scores=tuple(self._scores),
             actions=() if over else tuple(self._round_actions),
-            last_result=MappingProxyType(self._results[-1]) if self._results else None,
+            last_result=self._result_view(self._results),
             options=MappingProxyType(self.options),
         )
 
     @property
     def round_results(self) -> list[Event]:
-        return list(self._results)
+        """Every result so far (copies: changing them changes nothing here)."""
+        return [copy.deepcopy(r) for r in self._results]
 
     @property
     def phase(self) -> str:
