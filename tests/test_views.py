@@ -59,7 +59,7 @@ def test_listed_results_are_copies(game: str, options: Any) -> None:
 def test_state_pickles_after_a_view(game: str, options: Any) -> None:
     import pickle
 
-    state, results = after_first_result(game, options)
+    state, _ = after_first_result(game, options)
     view = state.observation(0)
     copy = pickle.loads(pickle.dumps(state))
     assert copy.observation(0).to_dict() == view.to_dict()
