@@ -107,3 +107,27 @@ def test_strong_bot_options_are_checked() -> None:
     with pytest.raises(OptionError, match="no option"):
         make_bot("strong:depth=3", "gin")
     assert cards_of(0) == []
+
+
+@pytest.mark.parametrize(("spec", "game", "message"), [
+    ("strong:feed=nan", "gin", "feed must be a finite number"),
+    ("strong:race=inf", "gin", "race must be a finite number"),
+    ("strong:knock=1.5", "gin", "knock must be from 0 to 1"),
+    ("strong:deny=-1", "gin", "deny must be at least 0"),
+    ("strong:stakes=5", "three-thirteen", "stakes must be from 0 to 1"),
+    ("strong:hazard=-0.1", "three-thirteen", "hazard must be from 0 to 1"),
+    ("strong:risk=101", "manipulation", "risk must be from 0 to 100"),
+    ("strong:read=3", "manipulation", "read must be from 0 to 2"),
+])
+def test_bot_option_values_out_of_range_are_refused(spec: str, game: str, message: str) -> None:
+    from rummylab.errors import OptionError
+
+    with pytest.raises(OptionError, match=message):
+        make_bot(spec, game)
+
+
+def test_bot_option_values_at_their_limits_are_taken() -> None:
+    for spec, game in (("strong:knock=1:look=0:tight=0", "gin"),
+                       ("strong:stakes=1:hazard=0", "three-thirteen"),
+                       ("strong:risk=100:read=2", "manipulation")):
+        make_bot(spec, game)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any
@@ -43,29 +44,40 @@ class Bot(ABC):
         return self.act(observation), f"{self.name} would play this"
 
     # -- options, checked with one-line errors ------------------------------
-    def int_option(self, key: str, default: int, low: int | None = None) -> int:
-        """The integer option ``key``, at least ``low``."""
+    def int_option(self, key: str, default: int, low: int | None = None,
+                   high: int | None = None) -> int:
+        """The integer option ``key``, from ``low`` to ``high``."""
         if key not in self.options:
             return default
         try:
             value = int(self.options[key])
         except ValueError:
             raise OptionError(f"bot option {key} must be an integer") from None
-        if low is not None and value < low:
-            raise OptionError(f"bot option {key} must be at least {low}")
+        self._check_range(key, value, low, high)
         return value
 
-    def float_option(self, key: str, default: float, low: float | None = None) -> float:
-        """The numeric option ``key``, at least ``low``."""
+    def float_option(self, key: str, default: float, low: float | None = None,
+                     high: float | None = None) -> float:
+        """The numeric option ``key``, a finite number from ``low`` to ``high``."""
         if key not in self.options:
             return default
         try:
             value = float(self.options[key])
         except ValueError:
             raise OptionError(f"bot option {key} must be a number") from None
+        if not math.isfinite(value):
+            raise OptionError(f"bot option {key} must be a finite number")
+        self._check_range(key, value, low, high)
+        return value
+
+    @staticmethod
+    def _check_range(key: str, value: float, low: float | None, high: float | None) -> None:
+        if low is not None and high is not None and not low <= value <= high:
+            raise OptionError(f"bot option {key} must be from {low:g} to {high:g}")
         if low is not None and value < low:
             raise OptionError(f"bot option {key} must be at least {low:g}")
-        return value
+        if high is not None and value > high:
+            raise OptionError(f"bot option {key} must be at most {high:g}")
 
     def seed_option(self, low: int | None = None) -> int | None:
         """The ``seed`` option if given, else the seed the bot was made with."""

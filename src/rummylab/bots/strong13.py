@@ -135,11 +135,11 @@ class StrongThirteenBot(Bot):
         super().__init__(options, seed)
         self.budget = self.int_option("budget", 48, 1)
         self._seed = self.seed_option(-(1 << 62)) or 0
-        self.out_bonus = self.float_option("out_bonus", 8.0)
-        self.feed = self.float_option("feed", 0.5)
+        self.out_bonus = self.float_option("out_bonus", 8.0, 0.0)
+        self.feed = self.float_option("feed", 0.5, 0.0)
         self.deep = self.int_option("deep", 0, 0)
-        self.hazard = self.float_option("hazard", 0.3)
-        self.stakes = self.float_option("stakes", 0.0)
+        self.hazard = self.float_option("hazard", 0.3, 0.0, 1.0)
+        self.stakes = self.float_option("stakes", 0.0, 0.0, 1.0)
         self._stake_key: tuple[Any, ...] | None = None
         self._u: list[float] | None = None
         self._pad: dict[int, int] = {}

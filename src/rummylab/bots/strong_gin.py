@@ -141,13 +141,13 @@ class StrongGinBot(Bot):
     def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):
         super().__init__(options, seed)
         self.budget = self.int_option("budget", 24, 1)
-        self.feed = self.float_option("feed", 0.0)
-        self.knock = self.float_option("knock", 0.0)
-        self.look = self.float_option("look", 1.0)
+        self.feed = self.float_option("feed", 0.0, 0.0)
+        self.knock = self.float_option("knock", 0.0, 0.0, 1.0)
+        self.look = self.float_option("look", 1.0, 0.0, 1.0)
         self.wait_gin = self.int_option("gin", 4, 0)
-        self.race = self.float_option("race", 150.0)
-        self.deny = self.float_option("deny", 2.0)
-        self.tight = self.float_option("tight", 0.1)
+        self.race = self.float_option("race", 150.0, 0.0)
+        self.deny = self.float_option("deny", 2.0, 0.0)
+        self.tight = self.float_option("tight", 0.1, 0.0, 1.0)
         self.base_seed = self.seed_option(0) or 0
 
     # -- the interface --------------------------------------------------

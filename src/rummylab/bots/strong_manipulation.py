@@ -178,7 +178,7 @@ class StrongManipulationBot(Bot):
         self.keep = self.int_option("keep", 5, 0)
         self.dump = self.int_option("dump", 2, 0)
         self._seed = self.seed_option(-(1 << 62)) or 0
-        self.risk = self.int_option("risk", 50, 0) / 100
+        self.risk = self.int_option("risk", 50, 0, 100) / 100
         self.hold = self.int_option("hold", 1, 0)
         self.alts = self.int_option("alts", 3, 0)
         self.near = self.int_option("near", 20, 0)
@@ -186,7 +186,7 @@ class StrongManipulationBot(Bot):
         self.race = self.int_option("race", 0, 0)
         self.guard = self.float_option("guard", 2.0, 0.0)
         self.ghands = self.int_option("ghands", 8, 1)
-        self.read = self.int_option("read", 1, 0)
+        self.read = self.int_option("read", 1, 0, 2)
         self._plays: dict[tuple[Table, tuple[Card, ...], int, bool], Play | None] = {}
         self._dead_memo: dict[Table, dict[Card, bool]] = {}
 
