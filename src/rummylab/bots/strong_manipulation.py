@@ -179,7 +179,7 @@ class StrongManipulationBot(Bot):
         self.dump = self.int_option("dump", 2, 0)
         self._seed = self.seed_option(-(1 << 62)) or 0
         self.risk = self.int_option("risk", 50, 0, 100) / 100
-        self.hold = self.int_option("hold", 1, 0)
+        self.hold = self.float_option("hold", 1.0, 0.0)
         self.alts = self.int_option("alts", 3, 0)
         self.near = self.int_option("near", 20, 0)
         self.look = self.int_option("look", 16, 1)
