@@ -287,7 +287,7 @@ def arena(
         except OSError as e:
             fail(f"cannot write {part}: {e.strerror}")
     rotations = len(specs)
-    done = False
+    finished = False
     try:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), console=err_console,
@@ -296,11 +296,11 @@ def arena(
             result = run_arena(name, specs, games, seed, options, workers=workers,
                                backend=backend, scheduler=scheduler, record=stream,
                                progress=lambda done: bar.update(task, completed=done))
-        done = True
+        finished = True
     finally:
         if stream is not None and part is not None and record is not None:
             stream.close()
-            if done:
+            if finished:
                 part.replace(record)
             else:
                 part.unlink(missing_ok=True)
