@@ -19,14 +19,26 @@ of rounds won and of points per round, and how many rounds changed result:
 
     python scripts/manipulation_rounds.py --bot strong:guard=0 --seed 2 --save base.jsonl
     python scripts/manipulation_rounds.py --bot strong --seed 2 --against base.jsonl
+
+A match is won by the points of its rounds, not by their count (§4.11: the
+first to 150 takes a 100-point bonus, the others 25 a round won), so the
+script also estimates the bot's share of *matches*: matches whose rounds are
+drawn at random from the rounds played (the bots' play does not depend on
+the scores, so the rounds of a match are independent; the three seatings of
+a deal cover the seats' places after the dealer). Its standard error comes
+from resampling the deals; against a saved run the two estimates are paired
+(the same resampled deals and the same draws).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
+import statistics
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -82,6 +94,81 @@ def paired(mine: dict[tuple[int, int], list[float]],
     return f"paired over {n} rounds: {', '.join(parts)}, {changed} changed result"
 
 
+# one round as the bot saw it: the points and the round-won shares of the
+# bot, the next seat and the last, in seat order from the bot
+Round = tuple[tuple[float, float, float], tuple[float, float, float]]
+TARGET, GAME_BONUS, ROUND_BONUS = 150, 100, 25  # §4.11, the game's defaults
+
+
+def match_share(rounds: Sequence[Round], matches: int, rng: random.Random) -> float:
+    """The bot's share of ``matches`` matches whose rounds are drawn at
+    random from ``rounds``; a match ends after the round that brings a seat
+    to the target, and the most points with the bonuses win (ties share).
+
+    >>> won = ((60.0, 0.0, 0.0), (1.0, 0.0, 0.0))
+    >>> lost = ((0.0, 60.0, 0.0), (0.0, 1.0, 0.0))
+    >>> match_share([won], 10, random.Random(1)), match_share([lost], 10, random.Random(1))
+    (1.0, 0.0)
+    >>> round(match_share([won, lost, lost], 20000, random.Random(1)), 2)  # exactly 17/81
+    0.21
+    """
+    total = 0.0
+    for _ in range(matches):
+        scores = [0.0, 0.0, 0.0]
+        won = [0, 0, 0]
+        while max(scores) < TARGET:
+            points, shares = rounds[rng.randrange(len(rounds))]
+            for s in range(3):
+                scores[s] += points[s]
+                won[s] += shares[s] > 0
+        final = [scores[s] + GAME_BONUS if scores[s] >= TARGET else ROUND_BONUS * won[s]
+                 for s in range(3)]
+        best = max(final)
+        if final[0] == best:
+            total += 1 / final.count(best)
+    return total / matches
+
+
+def match_estimates(runs: Sequence[dict[int, list[Round]]], resamples: int = 30,
+                    matches: int = 4000, seed: int = 1) -> list[tuple[float, float]]:
+    """Per run (deal -> its rounds): the match share and its standard error
+    over ``resamples`` resamplings of the deals the runs have in common,
+    every run drawing from the same resampled deals with the same random
+    numbers (so the runs' estimates are paired). The last pair is the
+    difference of the first two runs when there are two.
+
+    >>> r = {0: [((60.0, 0.0, 0.0), (1.0, 0.0, 0.0))], 1: [((0.0, 60.0, 0.0), (0.0, 1.0, 0.0))]}
+    >>> [(round(m, 1), round(se, 1)) for m, se in match_estimates([r, r], 20, 200)]
+    [(0.5, 0.3), (0.5, 0.3), (0.0, 0.0)]
+    """
+    deals = sorted(set.intersection(*(set(r) for r in runs)))
+    rng = random.Random(seed)
+    ests: list[list[float]] = [[] for _ in runs]
+    for _ in range(resamples):
+        pick = [deals[rng.randrange(len(deals))] for _ in deals]
+        draws = rng.randrange(1 << 30)
+        for i, run in enumerate(runs):
+            rounds = [r for d in pick for r in run[d]]
+            ests[i].append(match_share(rounds, matches, random.Random(draws)))
+    if len(runs) == 2:
+        ests.append([a - b for a, b in zip(ests[0], ests[1], strict=True)])
+    return [(statistics.fmean(e), statistics.stdev(e)) for e in ests]
+
+
+def load_matches(path: str, seed: int) -> dict[int, list[Round]] | None:
+    """A saved run's rounds by deal, for the match estimate; None for a run
+    saved without the other seats' figures."""
+    fields = ("deal", "points", "next_points", "last_points", "won", "next_won", "last_won")
+    try:
+        rows = saved_run(path, seed, "rounds", fields)
+    except ValueError:
+        return None
+    out: dict[int, list[Round]] = {}
+    for deal, *figures in rows:
+        out.setdefault(int(deal), []).append((tuple(figures[:3]), tuple(figures[3:])))  # type: ignore[arg-type]
+    return out
+
+
 def load_rounds(path: str, seed: int) -> dict[tuple[int, int], list[float]]:
     """A saved run of ``seed``: (deal, seat) -> [share of the round won, points]."""
     try:
@@ -99,43 +186,64 @@ def main() -> None:
     ap.add_argument("--save", metavar="FILE", help="write each round as a JSON line")
     ap.add_argument("--against", metavar="FILE",
                     help="a saved run of the same seed to compare round by round")
+    ap.add_argument("--matches", type=int, default=4000, metavar="N",
+                    help="matches per resample for the match estimate (0: none)")
     args = ap.parse_args()
+    if args.matches < 0:
+        fail("--matches must be at least 0")
     base = load_rounds(args.against, args.seed) if args.against else None
     if base is not None and sum(d < args.deals for d, _ in base) < 2:
         fail(f"{args.against} holds fewer than two rounds of these {args.deals} deals")
     rounds: dict[tuple[int, int], list[float]] = {}
+    by_deal: dict[int, list[Round]] = {}
     try:
         save = open(args.save, "w") if args.save else None  # noqa: SIM115 (written as it goes)
     except OSError as e:
         fail(f"cannot write {args.save}: {e}")
     start = time.perf_counter()
-    won = points = others = value = 0.0
-    out = n = 0
+    won = points = others = value = lost_value = 0.0
+    out = n = lost = 0
     for d in range(args.deals):
         for seat in range(3):
             e = first_round(args.bot, seat, args.seed * 100000 + d)
             n += 1
-            share = 1 / len(e["winners"]) if seat in e["winners"] else 0.0
-            won += share
-            rounds[d, seat] = [share, e["points"][seat]]
+            order = [seat, (seat + 1) % 3, (seat + 2) % 3]
+            shares = [1 / len(e["winners"]) if s in e["winners"] else 0.0 for s in order]
+            pts = [float(e["points"][s]) for s in order]
+            won += shares[0]
+            rounds[d, seat] = [shares[0], pts[0]]
+            by_deal.setdefault(d, []).append(((pts[0], pts[1], pts[2]),
+                                              (shares[0], shares[1], shares[2])))
             if save is not None:
-                save.write(json.dumps({"seed": args.seed, "deal": d, "seat": seat, "won": share,
-                                       "points": e["points"][seat],
-                                       "went_out": e["went_out"] == seat}) + "\n")
+                save.write(json.dumps({
+                    "seed": args.seed, "deal": d, "seat": seat, "won": shares[0],
+                    "points": e["points"][seat], "went_out": e["went_out"] == seat,
+                    "hand": e["values"][seat], "next_points": pts[1], "last_points": pts[2],
+                    "next_won": shares[1], "last_won": shares[2]}) + "\n")
                 save.flush()
             points += e["points"][seat]
             others += (sum(e["points"]) - e["points"][seat]) / 2
             value += e["values"][seat]
+            if not shares[0]:
+                lost += 1
+                lost_value += e["values"][seat]
             out += e["went_out"] == seat
     lo, hi = wilson(won, n)
     print(f"{args.bot}: {n} rounds, won {won / n:.3f} [{lo:.3f}, {hi:.3f}], "
           f"points/round {points / n:.2f} (simple {others / n:.2f}), "
-          f"hand at the end {value / n:.1f}, went out {out}, "
-          f"{time.perf_counter() - start:.0f} s")
+          f"hand at the end {value / n:.1f} ({lost_value / max(lost, 1):.1f} in rounds lost), "
+          f"went out {out}, {time.perf_counter() - start:.0f} s")
     if save is not None:
         save.close()
     if base is not None:
         print(paired(rounds, base))
+    if args.matches:
+        theirs = load_matches(args.against, args.seed) if args.against else None
+        runs = [by_deal] if theirs is None else [by_deal, theirs]
+        est = match_estimates(runs, matches=args.matches)
+        print(f"match share, rounds drawn at random: {est[0][0]:.3f} (se {est[0][1]:.3f})"
+              + ("" if theirs is None else f"; the saved run {est[1][0]:.3f}, paired "
+                 f"{est[2][0]:+.3f} (se {est[2][1]:.3f})"))
 
 
 if __name__ == "__main__":

@@ -424,10 +424,14 @@ def test_rounds_script_pairs_two_runs_on_the_same_deals(tmp_path: Any) -> None:
                            check=True)
     assert first.stdout.startswith("simple: 3 rounds")
     assert len(saved.read_text().splitlines()) == 3
-    again = subprocess.run([*run, "--against", str(saved)], capture_output=True, text=True,
-                           check=True)
+    again = subprocess.run([*run, "--against", str(saved), "--matches", "200"],
+                           capture_output=True, text=True, check=True)
     assert ("paired over 3 rounds: won +0.000 (se 0.000), points +0.00 (se 0.00), "
             "0 changed result") in again.stdout
+    # the match estimate: the same rounds give the same share, paired to zero
+    line = again.stdout.splitlines()[-1]
+    share = line.split("random: ")[1].split(" ")[0]
+    assert f"the saved run {share}, paired +0.000 (se 0.000)" in line
     bad = subprocess.run([*run, "--against", str(tmp_path / "none.jsonl")],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
