@@ -130,6 +130,7 @@ def test_bad_input_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: 
 
 def test_paths_that_cannot_be_written_fail_before_the_run(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
     rec = tmp_path / "r.jsonl"
     for flag, path, needle in (("--plot", tmp_path / "no" / "x.png", "no directory"),
                                ("--plot", tmp_path, "is a directory"),
@@ -159,13 +160,27 @@ def test_unreachable_scheduler_leaves_the_record_alone(
     pytest.importorskip("distributed")
     rec = tmp_path / "r.jsonl"
     rec.write_text("an older record\n", encoding="utf-8")
-    # port 1 on 127.0.0.1: nothing listens there, the connection is refused at once
+    # port 1 on 127.0.0.1: nothing listens there (Dask retries until its 10 s timeout)
     argv = ["arena", "gin", "--bots", "simple,random", "--games", "1", "--no-progress",
             "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1", "--record", str(rec)]
     assert main(argv) == 2
     assert "cannot reach the Dask scheduler" in capsys.readouterr().err
     assert rec.read_text(encoding="utf-8") == "an older record\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.jsonl"]
+
+
+def test_record_to_a_device_or_a_link_is_written_in_place(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "target.jsonl"
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target)
+    for rec in (Path("/dev/null"), link):
+        assert main(["arena", "gin", "--bots", "simple,random", "--games", "1",
+                     "--no-progress", "--record", str(rec), *FAST]) == 0
+    capsys.readouterr()
+    assert not Path("/dev/null.part").exists()
+    assert link.is_symlink() and target.read_text(encoding="utf-8").count('"type":"header"') == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.jsonl", "target.jsonl"]
 
 
 def test_records_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

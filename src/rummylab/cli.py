@@ -48,13 +48,27 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 def writable(path: Path) -> None:
     """Fail now, not after a long run, if a file cannot be written at ``path``."""
-    parent = path.parent
     if path.is_dir():
         fail(f"cannot write {path}: it is a directory")
+    if path.exists():
+        if not os.access(path, os.W_OK):
+            fail(f"cannot write {path}: permission denied")
+        return
+    parent = path.parent
     if not parent.is_dir():
         fail(f"cannot write {path}: no directory {parent}")
-    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+    if not os.access(parent, os.W_OK):
         fail(f"cannot write {path}: permission denied")
+
+
+def staged(path: Path) -> Path:
+    """Where to write a long run's file: beside ``path`` (renamed onto it at
+    the end) when it is a plain file or none yet, so a failed run leaves an
+    older file whole; ``path`` itself for a device or a link (/dev/stdout)."""
+    plain = not path.is_symlink() and (path.is_file() or not path.exists())
+    if plain and os.access(path.parent, os.W_OK):
+        return path.with_name(path.name + ".part")
+    return path
 
 
 # --- rules --------------------------------------------------------------
@@ -276,12 +290,10 @@ def arena(
         require("distributed", "--backend dask")
     if plot_ is not None:
         writable(plot_)
-    # the record is written beside its path and moved there when the run is
-    # done, so a run that fails (a scheduler out of reach) leaves no trace
     stream = part = None
     if record is not None:
         writable(record)
-        part = record.with_name(record.name + ".part")
+        part = staged(record)
         try:
             stream = part.open("w", encoding="utf-8")
         except OSError as e:
@@ -300,10 +312,11 @@ def arena(
     finally:
         if stream is not None and part is not None and record is not None:
             stream.close()
-            if finished:
-                part.replace(record)
-            else:
-                part.unlink(missing_ok=True)
+            if part != record:
+                if finished:
+                    part.replace(record)
+                else:
+                    part.unlink(missing_ok=True)
     if as_json:
         console.print_json(json.dumps(result.to_dict()))
     else:
