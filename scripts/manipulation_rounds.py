@@ -20,14 +20,16 @@ of rounds won and of points per round, and how many rounds changed result:
     python scripts/manipulation_rounds.py --bot strong:guard=0 --seed 2 --save base.jsonl
     python scripts/manipulation_rounds.py --bot strong --seed 2 --against base.jsonl
 
-A match is won by the points of its rounds, not by their count (§4.11: the
-first to 150 takes a 100-point bonus, the others 25 a round won), so the
+A match is won by the points of its rounds, not by their count (§4.11: once
+a round brings a player to 150, each player there adds a 100-point bonus,
+every other player 25 for each round won, and the most points win), so the
 script also estimates the bot's share of *matches*: matches whose rounds are
-drawn at random from the rounds played (the bots' play does not depend on
-the scores, so the rounds of a match are independent; the three seatings of
-a deal cover the seats' places after the dealer). Its standard error comes
-from resampling the deals; against a saved run the two estimates are paired
-(the same resampled deals and the same draws).
+drawn at random from the rounds played. That needs the bots' play not to
+depend on the scores (the rounds of a match are then independent: not so
+for ``strong:race=N``); the three seatings of a deal cover the seats' places
+after the dealer. Its standard error comes from resampling the deals;
+against a saved run the two estimates are paired (the same resampled deals,
+the same draws for each match).
 """
 
 from __future__ import annotations
@@ -100,48 +102,70 @@ Round = tuple[tuple[float, float, float], tuple[float, float, float]]
 TARGET, GAME_BONUS, ROUND_BONUS = 150, 100, 25  # §4.11, the game's defaults
 
 
-def match_share(rounds: Sequence[Round], matches: int, rng: random.Random) -> float:
+def final_share(scores: Sequence[float], won: Sequence[int]) -> float:
+    """The bot's (seat 0's) share of the match win once a round has brought
+    a seat to the target (§4.11): each seat there adds the game bonus to its
+    points, every other seat the round bonus for each round it won; the most
+    points win, and a tie shares the win.
+
+    >>> final_share([145.0, 150.0, 0.0], [5, 1, 0])  # 145 + 5 x 25 beats 150 + 100
+    1.0
+    >>> final_share([150.0, 150.0, 20.0], [2, 3, 1])  # both reached it: 250 each
+    0.5
+    """
+    final = [p + (GAME_BONUS if p >= TARGET else ROUND_BONUS * w)
+             for p, w in zip(scores, won, strict=True)]
+    best = max(final)
+    return 1 / final.count(best) if final[0] == best else 0.0
+
+
+def match_share(rounds: Sequence[Round], matches: int, seed: int) -> float:
     """The bot's share of ``matches`` matches whose rounds are drawn at
-    random from ``rounds``; a match ends after the round that brings a seat
-    to the target, and the most points with the bonuses win (ties share).
+    random from ``rounds`` until one brings a seat to the target. Match
+    ``m`` draws from its own stream of ``seed``, so two lists of rounds
+    paired position by position are drawn alike match by match.
 
     >>> won = ((60.0, 0.0, 0.0), (1.0, 0.0, 0.0))
     >>> lost = ((0.0, 60.0, 0.0), (0.0, 1.0, 0.0))
-    >>> match_share([won], 10, random.Random(1)), match_share([lost], 10, random.Random(1))
+    >>> match_share([won], 10, 1), match_share([lost], 10, 1)
     (1.0, 0.0)
-    >>> round(match_share([won, lost, lost], 20000, random.Random(1)), 2)  # exactly 17/81
+    >>> round(match_share([won, lost, lost], 20000, 1), 2)  # exactly 17/81
     0.21
     """
+    if not any(sum(points) for points, _ in rounds):
+        raise ValueError("no round scored a point: a match would never end")
     total = 0.0
-    for _ in range(matches):
+    n = len(rounds)
+    for m in range(matches):
+        rng = random.Random(seed * 1_000_003 + m)
         scores = [0.0, 0.0, 0.0]
         won = [0, 0, 0]
         while max(scores) < TARGET:
-            points, shares = rounds[rng.randrange(len(rounds))]
+            points, shares = rounds[rng.randrange(n)]
             for s in range(3):
                 scores[s] += points[s]
                 won[s] += shares[s] > 0
-        final = [scores[s] + GAME_BONUS if scores[s] >= TARGET else ROUND_BONUS * won[s]
-                 for s in range(3)]
-        best = max(final)
-        if final[0] == best:
-            total += 1 / final.count(best)
+        total += final_share(scores, won)
     return total / matches
 
 
 def match_estimates(runs: Sequence[dict[int, list[Round]]], resamples: int = 30,
                     matches: int = 4000, seed: int = 1) -> list[tuple[float, float]]:
-    """Per run (deal -> its rounds): the match share and its standard error
-    over ``resamples`` resamplings of the deals the runs have in common,
-    every run drawing from the same resampled deals with the same random
-    numbers (so the runs' estimates are paired). The last pair is the
-    difference of the first two runs when there are two.
+    """Per run (deal -> its three rounds, in seat order): the match share and
+    its standard error over ``resamples`` resamplings of the deals every run
+    played in full, every run drawing from the same resampled deals with the
+    same random numbers (so the runs' estimates are paired round by round).
+    The last pair is the difference of the first two runs when there are two.
 
-    >>> r = {0: [((60.0, 0.0, 0.0), (1.0, 0.0, 0.0))], 1: [((0.0, 60.0, 0.0), (0.0, 1.0, 0.0))]}
+    >>> w, l = ((60.0, 0.0, 0.0), (1.0, 0.0, 0.0)), ((0.0, 60.0, 0.0), (0.0, 1.0, 0.0))
+    >>> r = {0: [w, w, w], 1: [l, l, l], 2: [w, l]}  # deal 2 unfinished: left out
     >>> [(round(m, 1), round(se, 1)) for m, se in match_estimates([r, r], 20, 200)]
     [(0.5, 0.3), (0.5, 0.3), (0.0, 0.0)]
     """
-    deals = sorted(set.intersection(*(set(r) for r in runs)))
+    deals = sorted(d for d in set.intersection(*(set(r) for r in runs))
+                   if all(len(r[d]) == 3 for r in runs))
+    if not deals:
+        raise ValueError("no deal played in full")
     rng = random.Random(seed)
     ests: list[list[float]] = [[] for _ in runs]
     for _ in range(resamples):
@@ -149,7 +173,7 @@ def match_estimates(runs: Sequence[dict[int, list[Round]]], resamples: int = 30,
         draws = rng.randrange(1 << 30)
         for i, run in enumerate(runs):
             rounds = [r for d in pick for r in run[d]]
-            ests[i].append(match_share(rounds, matches, random.Random(draws)))
+            ests[i].append(match_share(rounds, matches, draws))
     if len(runs) == 2:
         ests.append([a - b for a, b in zip(ests[0], ests[1], strict=True)])
     return [(statistics.fmean(e), statistics.stdev(e)) for e in ests]
@@ -240,7 +264,11 @@ def main() -> None:
     if args.matches:
         theirs = load_matches(args.against, args.seed) if args.against else None
         runs = [by_deal] if theirs is None else [by_deal, theirs]
-        est = match_estimates(runs, matches=args.matches)
+        try:
+            est = match_estimates(runs, matches=args.matches)
+        except ValueError as e:
+            print(f"match share: none ({e})")
+            return
         print(f"match share, rounds drawn at random: {est[0][0]:.3f} (se {est[0][1]:.3f})"
               + ("" if theirs is None else f"; the saved run {est[1][0]:.3f}, paired "
                  f"{est[2][0]:+.3f} (se {est[2][1]:.3f})"))
