@@ -49,6 +49,8 @@ def as_action(action: object) -> int:
         return operator.index(action)  # type: ignore[arg-type]
     except TypeError:
         raise IllegalActionError(f"{action!r} is not an action id (an int)") from None
+
+
 Event = dict[str, Any]
 
 
