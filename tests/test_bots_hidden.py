@@ -116,6 +116,7 @@ def test_strong_bot_options_are_checked() -> None:
     ("strong:deny=-1", "gin", "deny must be at least 0"),
     ("strong:stakes=5", "three-thirteen", "stakes must be from 0 to 1"),
     ("strong:hazard=-0.1", "three-thirteen", "hazard must be from 0 to 1"),
+    ("strong:upcard=2", "three-thirteen", "upcard must be from 0 to 1"),
     ("strong:risk=101", "manipulation", "risk must be from 0 to 100"),
     ("strong:read=3", "manipulation", "read must be from 0 to 2"),
 ])
@@ -128,6 +129,6 @@ def test_bot_option_values_out_of_range_are_refused(spec: str, game: str, messag
 
 def test_bot_option_values_at_their_limits_are_taken() -> None:
     for spec, game in (("strong:knock=1:look=0:tight=0", "gin"),
-                       ("strong:stakes=1:hazard=0", "three-thirteen"),
+                       ("strong:stakes=1:hazard=0:upcard=0", "three-thirteen"),
                        ("strong:risk=100:read=2", "manipulation")):
         make_bot(spec, game)

@@ -117,12 +117,33 @@ def test_thirteen_decisions_ignore_hidden_cards() -> None:
             a, b = state.observation(seat), other.observation(seat)
             assert a.to_dict() == b.to_dict()
             for opts in ({"budget": "6"}, {"budget": "6", "deep": "3"},
-                         {"budget": "6", "stakes": "1"}):
+                         {"budget": "6", "stakes": "1"}, {"budget": "6", "upcard": "0.5"}):
                 bot_a = StrongThirteenBot(opts, seed=9)
                 bot_b = StrongThirteenBot(opts, seed=9)
                 assert bot_a.hint(a) == bot_b.hint(b)
             checked += 1
     assert checked == 18
+
+
+def test_thirteen_lookahead_takes_the_upcard_when_it_beats_the_stock() -> None:
+    """The next turn draws the better of the upcard and the stock: the
+    value is the average of each draw's value capped at the stock's
+    average, mixed in by ``upcard``; never worse than the stock alone."""
+    state = _midgame(ThirteenState({"players": 4}, seed=3), "three-thirteen", 9)
+    obs = state.observation(state.current_player())
+    bots = {u: StrongThirteenBot({"upcard": str(u)}, seed=1) for u in (0, 0.5, 1)}
+    for bot in bots.values():
+        bot._setup(obs)
+    draws = [(c, 1 / 52) for c in range(52)]
+    base = bots[0]
+    values = [base.value(v if (v := base.after_discard(multi_add(obs.hand, c)))
+                         else -base.out_bonus) for c, _ in draws]
+    stock = sum(values) / len(values)
+    either = sum(min(v, stock) for v in values) / len(values)
+    assert base.lookahead(obs.hand, draws) == pytest.approx(stock)
+    assert bots[1].lookahead(obs.hand, draws) == pytest.approx(either)
+    assert bots[0.5].lookahead(obs.hand, draws) == pytest.approx((stock + either) / 2)
+    assert either < stock  # some card helps more than the average
 
 
 def test_thirteen_stakes_value_penalties_by_the_standings() -> None:

@@ -4,10 +4,16 @@ The seat knows its hand, the discard pile and the cards each other seat took
 from the pile and still holds; every other card is *unseen* (in a hidden hand
 or in the stock) and, from the seat's point of view, equally likely to be the
 next card drawn from the stock. The bot values a hand held between turns by
-its *lookahead*: the expected least penalty after the next draw from the stock
-and the best discard, averaged over a sample of the unseen cards (``budget``
-of them; all of them when there are fewer kinds), where a draw that lets the
-seat go out counts as a bonus below zero. Then:
+its *lookahead*: the least penalty after the next turn's draw and best
+discard, averaged over a sample of the unseen cards (``budget`` of them; all
+of them when there are fewer kinds), where a draw that lets the seat go out
+counts as a bonus below zero. That turn opens on an upcard, the card the
+player before has just thrown, and takes it when it beats the stock's
+average: with the upcard one more unseen card, a hand whose draws are worth
+``v(c)`` on average ``s`` is worth the average of ``min(v(c), s)`` (option
+``upcard``, the weight of that choice: 1 by default, 0 counts the stock
+alone). So a hand that a few cards would help much is worth more than one
+that many cards help a little. Then:
 
 - **discard**: the card whose remaining hand has the best lookahead, plus the
   help the card gives the next player, the only one who can take it: the
@@ -126,10 +132,13 @@ class StrongThirteenBot(Bot):
     turns, used by :meth:`lookahead2`, default 0.3) and ``stakes`` (0 to
     1, default 0: how much a round penalty is valued by the seat's chance
     of winning the game, from the scores so far, instead of by its points;
-    see :meth:`value`)."""
+    see :meth:`value`) and ``upcard`` (0 to 1, default 1: how much of the
+    next turn's choice of the upcard over the stock counts in
+    :meth:`lookahead`)."""
 
     name = "strong"
-    accepted_options = ("budget", "seed", "out_bonus", "feed", "deep", "hazard", "stakes")
+    accepted_options = ("budget", "seed", "out_bonus", "feed", "deep", "hazard", "stakes",
+                        "upcard")
 
     def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):
         super().__init__(options, seed)
@@ -140,6 +149,7 @@ class StrongThirteenBot(Bot):
         self.deep = self.int_option("deep", 0, 0)
         self.hazard = self.float_option("hazard", 0.3, 0.0, 1.0)
         self.stakes = self.float_option("stakes", 0.0, 0.0, 1.0)
+        self.upcard = self.float_option("upcard", 1.0, 0.0, 1.0)
         self._stake_key: tuple[Any, ...] | None = None
         self._u: list[float] | None = None
         self._pad: dict[int, int] = {}
@@ -235,18 +245,34 @@ class StrongThirteenBot(Bot):
 
     # -- values ----------------------------------------------------------------
     def lookahead(self, hand: int, draws: Sequence[tuple[Card, float]]) -> float:
-        """Expected least penalty after one draw from ``draws`` and the best
-        discard; a draw that makes a hand with nothing left over (going out)
-        counts ``-out_bonus``."""
-        total = 0.0
-        weight = 0.0
+        """Expected least penalty after the next draw and the best discard; a
+        draw that makes a hand with nothing left over (going out) counts
+        ``-out_bonus``. The draw is from the stock (``draws``), or the
+        upcard when that is better, the upcard drawn from ``draws`` too
+        (weighted by ``upcard``).
+
+        >>> from rummylab.thirteen.game import ThirteenState
+        >>> obs = ThirteenState({"players": 4}, seed=3).observation(1)
+        >>> bot, stock_only = StrongThirteenBot(), StrongThirteenBot({"upcard": "0"})
+        >>> bot._setup(obs); stock_only._setup(obs)
+        >>> draws = [(c, 1 / 52) for c in range(52)]
+        >>> bot.lookahead(obs.hand, draws) < stock_only.lookahead(obs.hand, draws)
+        True
+        """
+        values = []
         for c, w in draws:
-            if not _can_add(hand, c):
-                continue
-            v = self.after_discard(multi_add(hand, c))
-            total += w * self.value(v if v else -self.out_bonus)
-            weight += w
-        return total / weight if weight else self.value(self.penalty(hand))
+            if _can_add(hand, c):
+                v = self.after_discard(multi_add(hand, c))
+                values.append((w, self.value(v if v else -self.out_bonus)))
+        weight = sum(w for w, _ in values)
+        if not weight:
+            return self.value(self.penalty(hand))
+        stock = sum(w * x for w, x in values) / weight
+        if not self.upcard:
+            return stock
+        # the upcard is taken only when it beats the stock's average
+        either = sum(w * min(x, stock) for w, x in values) / weight
+        return stock + self.upcard * (either - stock)
 
     def lookahead2(self, hand: int, outer: Sequence[tuple[Card, float]],
                    draws: Sequence[tuple[Card, float]], obs: ThirteenObservation,
