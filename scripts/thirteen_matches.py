@@ -30,15 +30,18 @@ import json
 import random
 import statistics
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, NoReturn
+from typing import NamedTuple, NoReturn
 
 ROOT = Path(__file__).resolve().parent.parent
 # measure the working tree, installed or not
 sys.path[:0] = [str(ROOT / "src")]
 
+from rummylab.bots import LEVEL_NAMES, parse_bot_spec  # noqa: E402
+from rummylab.errors import OptionError, RecordError  # noqa: E402
 from rummylab.match import wilson  # noqa: E402
+from rummylab.records import read_matches  # noqa: E402
 
 
 def fail(message: str) -> NoReturn:
@@ -57,61 +60,60 @@ class Played(NamedTuple):
     win: float
 
 
-def _events(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
+def _follows(spec: str, bot: str) -> bool:
+    name = parse_bot_spec(spec)[0]
+    return LEVEL_NAMES.get(name, name) == bot
+
+
+def read_record(path: str, bot: str) -> tuple[str, dict[tuple[int, int], Played]]:
+    """The game's setup (players and options) and the matches of an arena
+    record by (deal seed, the bot's seat)."""
+    bot = LEVEL_NAMES.get(bot, bot)
+    out: dict[tuple[int, int], Played] = {}
+    setup = None
+    n = 0
     try:
         with open(path) as f:
-            for n, line in enumerate(f, 1):
-                if line.strip():
-                    yield n, json.loads(line)
+            for lines in read_matches(f):
+                n, head = lines[0]
+                if head.get("game") != "three-thirteen":
+                    fail(f"{path}, line {n}: a {head.get('game')} match, not three-thirteen")
+                seats = [str(s) for s in head["seats"]]
+                mine = [i for i, s in enumerate(seats) if _follows(s, bot)]
+                if len(mine) != 1:
+                    fail(f"{path}, line {n}: {len(mine)} seats play {bot!r}, not one")
+                for spec in seats:
+                    if float(parse_bot_spec(spec)[1].get("stakes", 0)):
+                        fail(f"{path}, line {n}: {spec} plays by the scores, so the rounds "
+                             f"of a match are not independent")
+                this = json.dumps([len(seats), head.get("options")], sort_keys=True)
+                if setup not in (None, this):
+                    fail(f"{path}, line {n}: a match of another setup (players, options) "
+                         f"than the first")
+                setup = this
+                seat = mine[0]
+                deals = [e for _, e in lines if e["type"] == "deal"]
+                results = [e["penalties"] for _, e in lines if e["type"] == "result"]
+                end = lines[-1][1]
+                rounds = tuple(tuple(int(p[(seat + k) % len(seats)]) for k in range(len(seats)))
+                               for p in results)
+                win = 1 / len(end["winners"]) if seat in end["winners"] else 0.0
+                key = (int(head["seed"]), seat)
+                if key in out:
+                    fail(f"{path}, line {n}: the deal and seating of an earlier match again")
+                out[key] = Played((seat - int(deals[0]["dealer"])) % len(seats), rounds, win)
     except OSError as e:
         fail(f"cannot read {path}: {e.strerror}")
-    except json.JSONDecodeError as e:
-        fail(f"{path}, line {n}: not JSON ({e.msg})")
-
-
-def _follows(spec: str, bot: str) -> bool:
-    return spec == bot or spec.startswith(bot + ":")
-
-
-def read_record(path: str, bot: str) -> dict[tuple[int, int], Played]:
-    """The matches of an arena record by (deal seed, the bot's seat)."""
-    out: dict[tuple[int, int], Played] = {}
-    head: dict[str, Any] = {}
-    seat = dealer = -1
-    rounds: list[tuple[int, ...]] = []
-    for n, e in _events(path):
-        kind = e.get("type")
-        try:
-            if kind == "header":
-                if e.get("game") != "three-thirteen":
-                    fail(f"{path}, line {n}: a {e.get('game')} match, not three-thirteen")
-                head, rounds, dealer = e, [], -1
-                seats = [i for i, s in enumerate(e["seats"]) if _follows(s, bot)]
-                if len(seats) != 1:
-                    fail(f"{path}, line {n}: {len(seats)} seats play {bot!r}, not one")
-                seat = seats[0]
-                spec = e["seats"][seat]
-                options = spec.partition(":")[2].split(",")
-                if any(o.startswith("stakes=") and float(o[7:]) for o in options):
-                    fail(f"{path}: {spec} plays by the scores, so its rounds are not "
-                         f"independent")
-            elif kind == "deal" and dealer < 0:
-                dealer = int(e["dealer"])
-            elif kind == "result":
-                pens = e["penalties"]
-                rounds.append(tuple(int(pens[(seat + k) % len(pens)]) for k in range(len(pens))))
-            elif kind == "end":
-                if not head:
-                    fail(f"{path}, line {n}: a match ends before its header")
-                win = 1 / len(e["winners"]) if seat in e["winners"] else 0.0
-                place = (seat - dealer) % len(head["seats"])
-                out[int(head["seed"]), seat] = Played(place, tuple(rounds), win)
-                head = {}
-        except (KeyError, TypeError, ValueError, IndexError) as x:
-            fail(f"{path}, line {n}: not an arena record line ({type(x).__name__}: {x})")
-    if not out:
-        fail(f"{path} holds no finished match")
-    return out
+    except UnicodeDecodeError:
+        fail(f"cannot read {path}: not text")
+    except RecordError as e:
+        fail(f"{path}, {e}")
+    except (KeyError, TypeError, ValueError, IndexError, OptionError) as e:
+        fail(f"{path}, line {n}: not an arena record of Three Thirteen "
+             f"({type(e).__name__}: {e})")
+    if setup is None:
+        fail(f"{path} holds no match")
+    return setup, out
 
 
 def estimate(runs: Sequence[Sequence[Played]], matches: int, seed: int) -> list[float]:
@@ -197,7 +199,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("record", help="an arena record (--record FILE) of three-thirteen")
     ap.add_argument("--bot", default="strong",
-                    help="the bot followed: a seat spec or its name before ':' (default strong)")
+                    help="the bot followed, by name (default strong; hard, its player "
+                         "name, too); one seat of each match must play it")
     ap.add_argument("--against", metavar="RECORD", help="a record of the same deals to compare")
     ap.add_argument("--matches", type=int, default=100000, metavar="N",
                     help="built matches for the estimate (a quarter of them per resample)")
@@ -205,16 +208,20 @@ def main() -> None:
     args = ap.parse_args()
     if args.matches < 4 or args.resamples < 2:
         fail("--matches must be at least 4 and --resamples at least 2")
-    runs = [read_record(args.record, args.bot)]
+    setup, run = read_record(args.record, args.bot)
+    runs = [run]
     if args.against:
-        runs.append(read_record(args.against, args.bot))
-    for path, run in zip([args.record, args.against], runs, strict=False):
-        print(describe(path, run))
+        other, run = read_record(args.against, args.bot)
+        if other != setup:
+            fail(f"{args.against} plays another setup (players, options) than {args.record}")
+        runs.append(run)
+    shared = len(set.intersection(*(set(r) for r in runs)))
     try:
         est = resampled(runs, args.resamples, args.matches)
     except ValueError as e:
         fail(str(e))
-    shared = len(set.intersection(*(set(r) for r in runs)))
+    for path, run in zip([args.record, args.against], runs, strict=False):
+        print(describe(path, run))
     print(f"estimate from rounds drawn at random ({shared} matches): {est[0][0]:.4f} "
           f"(se {est[0][1]:.4f})" + ("" if len(runs) == 1 else
           f"; {args.against} {est[1][0]:.4f} (se {est[1][1]:.4f}); "

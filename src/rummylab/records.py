@@ -131,6 +131,15 @@ def _matches(stream: IO[str]) -> Iterator[list[tuple[int, str, dict[str, Any]]]]
         raise RecordError("the record ends in the middle of a match", current[-1][0])
 
 
+def read_matches(stream: IO[str]) -> Iterator[list[tuple[int, Event]]]:
+    """The events of each match of a record with their line numbers, read
+    but not replayed (:func:`replay` checks them against the engine). A line
+    that is no JSON object, a match before its header or one cut short is a
+    :class:`RecordError`."""
+    for lines in _matches(stream):
+        yield [(n, obj) for n, _, obj in lines]
+
+
 def replay(stream: IO[str]) -> Iterator[ReplayedMatch]:
     """Replay every match of a record, checking each line; yields each match
     once it has replayed. A mismatch raises :class:`RecordError` with the
