@@ -277,7 +277,9 @@ class StrongThirteenBot(Bot):
     def lookahead2(self, hand: int, outer: Sequence[tuple[Card, float]],
                    draws: Sequence[tuple[Card, float]], obs: ThirteenObservation,
                    hazard: float | None = None) -> float:
-        """Expected penalty over two draws: after the first (from ``outer``),
+        """Expected penalty over two draws: after the first (from ``outer``:
+        the stock only; the upcard's choice counts in the :meth:`lookahead`
+        of the second),
         the round has ended with probability ``hazard`` (default the option;
         another seat went out before this turn: the penalty after the best
         discard counts), else the best discard is followed by
