@@ -60,11 +60,6 @@ class Played(NamedTuple):
     win: float
 
 
-def _follows(spec: str, bot: str) -> bool:
-    name = parse_bot_spec(spec)[0]
-    return LEVEL_NAMES.get(name, name) == bot
-
-
 def read_record(path: str, bot: str) -> tuple[str, dict[tuple[int, int], Played]]:
     """The game's setup (players and options) and the matches of an arena
     record by (deal seed, the bot's seat)."""
@@ -79,11 +74,13 @@ def read_record(path: str, bot: str) -> tuple[str, dict[tuple[int, int], Played]
                 if head.get("game") != "three-thirteen":
                     fail(f"{path}, line {n}: a {head.get('game')} match, not three-thirteen")
                 seats = [str(s) for s in head["seats"]]
-                mine = [i for i, s in enumerate(seats) if _follows(s, bot)]
+                specs = [parse_bot_spec(s) for s in seats]
+                mine = [i for i, (name, _) in enumerate(specs)
+                        if LEVEL_NAMES.get(name, name) == bot]
                 if len(mine) != 1:
                     fail(f"{path}, line {n}: {len(mine)} seats play {bot!r}, not one")
-                for spec in seats:
-                    if float(parse_bot_spec(spec)[1].get("stakes", 0)):
+                for spec, (_, options) in zip(seats, specs, strict=True):
+                    if float(options.get("stakes", 0)):
                         fail(f"{path}, line {n}: {spec} plays by the scores, so the rounds "
                              f"of a match are not independent")
                 this = json.dumps([len(seats), head.get("options")], sort_keys=True)
@@ -119,8 +116,9 @@ def read_record(path: str, bot: str) -> tuple[str, dict[tuple[int, int], Played]
 def estimate(runs: Sequence[Sequence[Played]], matches: int, seed: int) -> list[float]:
     """Each run's share of ``matches`` matches built from its rounds; the
     runs are paired (index ``i`` of each run is the same deal and seating)
-    and draw alike. Round ``r`` of a built match comes from a played match
-    in which the bot sat in the place it holds in round ``r``.
+    and draw alike. Every round of a built match comes from a played match
+    that began with the bot in the same place, so in each round the bot
+    sits where the built match has it.
 
     >>> a = Played(1, ((0, 5, 5), (0, 5, 5)), 1.0)  # the bot wins both rounds
     >>> b = Played(1, ((9, 5, 5), (9, 5, 5)), 0.0)
@@ -131,22 +129,17 @@ def estimate(runs: Sequence[Sequence[Played]], matches: int, seed: int) -> list[
     """
     n = len(runs[0][0].rounds[0])
     count = len(runs[0][0].rounds)
-    pools: dict[tuple[int, int], list[int]] = {}
+    by_place: dict[int, list[int]] = {}
     for i, m in enumerate(runs[0]):
         if len(m.rounds) != count:
             raise ValueError("matches of different lengths")
-        for r in range(count):
-            pools.setdefault((r, (m.place - r) % n), []).append(i)
+        by_place.setdefault(m.place, []).append(i)
     rng = random.Random(seed)
-    places = sorted({m.place for m in runs[0]})
+    places = sorted(by_place)
     shares = [0.0] * len(runs)
     for _ in range(matches):
-        place = places[rng.randrange(len(places))]
-        picks = []
-        for r in range(count):
-            # a match that began in ``place`` filled every pool this reads
-            pool = pools[r, (place - r) % n]
-            picks.append(pool[rng.randrange(len(pool))])
+        pool = by_place[places[rng.randrange(len(places))]]
+        picks = [pool[rng.randrange(len(pool))] for _ in range(count)]
         for j, run in enumerate(runs):
             totals = [0] * n
             for r, i in enumerate(picks):
