@@ -14,7 +14,7 @@ import pytest
 
 from helpers import SCRIPTS, script_module
 from rummylab.bots import BOT_LEVELS, make_bot
-from rummylab.bots.strong13 import _P_MIN, StrongThirteenBot, win_chances
+from rummylab.bots.strong13 import _P_MIN, StrongThirteenBot, _can_add, win_chances
 from rummylab.bots.strong_manipulation import StrongManipulationBot, last_tables
 from rummylab.cards import multi_add, multi_cards, multi_count, multi_remove, parse_cards
 from rummylab.errors import OptionError
@@ -138,7 +138,7 @@ def test_thirteen_lookahead_takes_the_upcard_when_it_beats_the_stock() -> None:
     base = bots[0]
     values = [base.value(v if (v := base.after_discard(multi_add(obs.hand, c)))
                          else -base.out_bonus)
-              for c, _ in draws if not obs.hand >> (52 + c) & 1]  # a third copy cannot come
+              for c, _ in draws if _can_add(obs.hand, c)]  # a third copy cannot come
     stock = sum(values) / len(values)
     either = sum(min(v, stock) for v in values) / len(values)
     assert base.lookahead(obs.hand, draws) == pytest.approx(stock)
