@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 import io
+import math
 import random
 import subprocess
 import sys
@@ -145,6 +146,32 @@ def test_thirteen_lookahead_takes_the_upcard_when_it_beats_the_stock() -> None:
     assert bots[1].lookahead(obs.hand, draws) == pytest.approx(either)
     assert bots[0.5].lookahead(obs.hand, draws) == pytest.approx((stock + either) / 2)
     assert either < stock  # some card helps more than the average
+
+
+def test_thirteen_lookahead_adds_left_to_right_on_every_python() -> None:
+    """The bot's float sums add left to right: ``sum`` of floats compensates
+    from Python 3.12 on, and a near-tie decided by the last bit would make
+    the same seed play another game there. The cases are ones where the
+    order of the additions shows in the result."""
+    rng = random.Random(5)
+    sensitive = 0
+    for seed in range(6):
+        state = _midgame(ThirteenState({"players": 4}, seed=seed), "three-thirteen", 9)
+        obs = state.observation(state.current_player())
+        bot = StrongThirteenBot({"upcard": "0"}, seed=1)
+        bot._setup(obs)
+        draws = bot._samples(bot.unseen(obs), rng, 30)
+        rng.shuffle(draws)
+        terms = [(w, bot.value(v if (v := bot.after_discard(multi_add(obs.hand, c)))
+                               else -bot.out_bonus))
+                 for c, w in draws if _can_add(obs.hand, c)]
+        weight = total = 0.0
+        for w, x in terms:
+            weight += w
+            total += w * x
+        assert bot.lookahead(obs.hand, draws) == total / weight
+        sensitive += math.fsum(w * x for w, x in terms) != total
+    assert sensitive  # some case where compensated sums round otherwise
 
 
 def test_thirteen_stakes_value_penalties_by_the_standings() -> None:

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rummylab.bots.base import Bot
@@ -65,6 +65,17 @@ from rummylab.thirteen.solver import penalty, penalty_after_discard
 
 _CACHE_MAX = 1 << 17
 
+
+def _sum(values: Iterable[float]) -> float:
+    """Floats added left to right, the same on every Python: ``sum`` adds
+    floats with compensation from Python 3.12 on, which moves a near-tie
+    between two decisions, so a seed would play another game there."""
+    total = 0.0
+    for v in values:
+        total += v
+    return total
+
+
 # mean penalty a round (rounds 1-11) of the strong and the simple bots in
 # four-player games (benchmarks/README.md); the spread of a round's penalty
 # is taken as its mean (many rounds score 0, a few score far more)
@@ -73,7 +84,7 @@ _SIMPLE_ROUND = (10.2, 7.4, 5.7, 10.2, 9.4, 6.6, 12.3, 10.5, 8.0, 15.6, 10.7)
 _P_MIN, _P_MAX = -40, 200  # round penalties the stake table covers
 _Z = [(-3.0 + 0.25 * i) for i in range(25)]  # a normal on a grid, weights below
 _ZW = [math.exp(-z * z / 2) for z in _Z]
-_ZW = [w / sum(_ZW) for w in _ZW]
+_ZW = [w / _sum(_ZW) for w in _ZW]
 
 
 def _phi(x: float) -> float:
@@ -95,15 +106,15 @@ def win_chances(round_: int, seat: int, scores: Sequence[int], went_out: int | N
     """
     r = round_ - 1
     later = range(r + 1, len(mine))
-    me_mu = sum(mine[i] for i in later)
-    me_sd = math.sqrt(sum(mine[i] ** 2 for i in later))
+    me_mu = _sum(mine[i] for i in later)
+    me_sd = math.sqrt(_sum(mine[i] ** 2 for i in later))
     opp = []
     for s, score in enumerate(scores):
         if s == seat:
             continue
         now = 0.0 if s == went_out else theirs[r]
-        mu = score - scores[seat] + now + sum(theirs[i] for i in later)
-        var = (0.0 if s == went_out else theirs[r] ** 2) + sum(theirs[i] ** 2 for i in later)
+        mu = score - scores[seat] + now + _sum(theirs[i] for i in later)
+        var = (0.0 if s == went_out else theirs[r] ** 2) + _sum(theirs[i] ** 2 for i in later)
         opp.append((mu, max(1.0, math.sqrt(var))))
     zs = [(me_mu + me_sd * z, w) for z, w in zip(_Z, _ZW, strict=True)] if me_sd else [(me_mu, 1.0)]
     out = []
@@ -264,14 +275,14 @@ class StrongThirteenBot(Bot):
             if _can_add(hand, c):
                 v = self.after_discard(multi_add(hand, c))
                 values.append((w, self.value(v if v else -self.out_bonus)))
-        weight = sum(w for w, _ in values)
+        weight = _sum(w for w, _ in values)
         if not weight:
             return self.value(self.penalty(hand))
-        stock = sum(w * x for w, x in values) / weight
+        stock = _sum(w * x for w, x in values) / weight
         if not self.upcard:
             return stock
         # the upcard is taken only when it beats the stock's average
-        either = sum(w * min(x, stock) for w, x in values) / weight
+        either = _sum(w * min(x, stock) for w, x in values) / weight
         return stock + self.upcard * (either - stock)
 
     def lookahead2(self, hand: int, outer: Sequence[tuple[Card, float]],
@@ -362,9 +373,9 @@ class StrongThirteenBot(Bot):
             # the last turn: the penalty alone, the stock over every unseen card
             draws = self._samples(pool, rng, 52)
             pens = [(w, self.after_discard(multi_add(hand, c))) for c, w in draws]
-            stock = sum(w * p for w, p in pens)
+            stock = _sum(w * p for w, p in pens)
             # compared by value (the points themselves unless ``stakes``)
-            if self.value(take_pen) < sum(w * self.value(p) for w, p in pens):
+            if self.value(take_pen) < _sum(w * self.value(p) for w, p in pens):
                 return TAKE_DISCARD, (f"last turn: {card_str(top)} leaves {take_pen} points, "
                                       f"the stock {stock:.1f} on average")
             return DRAW_STOCK, (f"last turn: the stock leaves {stock:.1f} points on average, "
