@@ -10,6 +10,7 @@ import pytest
 
 pytest.importorskip("openskill")
 
+from rummylab import arena
 from rummylab.arena import match_ranks, rotations, run_arena, split_bots
 from rummylab.cli import main
 from rummylab.match import wilson
@@ -156,11 +157,13 @@ def test_bad_scheduler_address_is_one_line(tmp_path: Path,
 
 
 def test_unreachable_scheduler_leaves_the_record_alone(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("distributed")
     rec = tmp_path / "r.jsonl"
     rec.write_text("an older record\n", encoding="utf-8")
-    # port 1 on 127.0.0.1: nothing listens there (Dask retries until its 10 s timeout)
+    # port 1 on 127.0.0.1: nothing listens there (Dask retries until the timeout)
+    monkeypatch.setattr(arena, "DASK_CONNECT_TIMEOUT", "1s")
     argv = ["arena", "gin", "--bots", "simple,random", "--games", "1", "--no-progress",
             "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1", "--record", str(rec)]
     assert main(argv) == 2

@@ -206,10 +206,15 @@ def check_scheduler(address: str) -> None:
         raise ArenaError(f"bad Dask scheduler address {address!r}: {e}") from None
 
 
+# how long to keep trying to reach the scheduler before giving up
+DASK_CONNECT_TIMEOUT = "10s"
+
+
 def _run_dask(chunks: Sequence[Chunk], scheduler: str) -> Iterator[ChunkResult]:
     distributed = require("distributed", "--backend dask")
     try:
-        client = distributed.Client(scheduler, timeout="10s", set_as_default=False)
+        client = distributed.Client(scheduler, timeout=DASK_CONNECT_TIMEOUT,
+                                    set_as_default=False)
     except (OSError, TimeoutError, ValueError) as e:
         raise ArenaError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
     try:
