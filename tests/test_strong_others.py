@@ -174,6 +174,32 @@ def test_thirteen_lookahead_adds_left_to_right_on_every_python() -> None:
     assert sensitive  # some case where compensated sums round otherwise
 
 
+def test_thirteen_unseen_cards_are_exactly_the_stock_and_the_hidden_hands() -> None:
+    """What the seat has not seen is the stock plus the other hands less
+    the cards seen taken; once a seat has gone out (§3.5), its hand lies
+    face up and is seen too, so on the last turn it never counts as a card
+    the stock may hold."""
+    last_turns = 0
+    for seed in range(12):
+        state = ThirteenState({"players": 4}, seed=seed)
+        bots = [make_bot("simple", "three-thirteen") for _ in range(4)]
+        while not state.is_terminal() and state.round == 1:
+            seat = state.current_player()
+            obs = state.observation(seat)
+            hidden: list[int] = list(state._stock)
+            for s in range(4):
+                if s in (seat, state.went_out):
+                    continue
+                free = state._hands[s]
+                for c in multi_cards(state._known[s]):
+                    free = multi_remove(free, c)
+                hidden += multi_cards(free)
+            assert StrongThirteenBot.unseen(obs) == sorted(hidden)
+            last_turns += obs.went_out is not None and obs.laid_down != obs.known[obs.went_out]
+            state.apply_action(bots[seat].act(obs))
+    assert last_turns  # some last turn where the laid-down hand shows more than was known
+
+
 def test_thirteen_stakes_value_penalties_by_the_standings() -> None:
     state = _midgame(ThirteenState({"players": 4}, seed=3), "three-thirteen", 5)
     obs = state.observation(state.current_player())

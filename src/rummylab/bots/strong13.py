@@ -1,9 +1,10 @@
 """A strong Three Thirteen strategy: one-draw lookahead over the unseen cards.
 
-The seat knows its hand, the discard pile and the cards each other seat took
-from the pile and still holds; every other card is *unseen* (in a hidden hand
-or in the stock) and, from the seat's point of view, equally likely to be the
-next card drawn from the stock. The bot values a hand held between turns by
+The seat knows its hand, the discard pile, the cards each other seat took
+from the pile and still holds, and on the last turn the hand laid face up by
+the seat that went out; every other card is *unseen* (in a hidden hand or in
+the stock) and, from the seat's point of view, equally likely to be the next
+card drawn from the stock. The bot values a hand held between turns by
 its *lookahead*: the least penalty after the next turn's draw and best
 discard, averaged over a sample of the unseen cards (``budget`` of them; all
 of them when there are fewer kinds), where a draw that lets the seat go out
@@ -221,7 +222,16 @@ class StrongThirteenBot(Bot):
     # -- what the seat knows -------------------------------------------------
     @staticmethod
     def unseen(obs: ThirteenObservation) -> list[Card]:
-        """The cards the seat has not seen, with multiplicity, in card order."""
+        """The cards the seat has not seen, with multiplicity, in card order:
+        not in its hand, the discard pile, the cards other seats were seen
+        taking and still hold, or the hand laid face up by a seat that went
+        out (§3.5).
+
+        >>> from rummylab.thirteen.game import ThirteenState
+        >>> obs = ThirteenState({"players": 4}, seed=3).observation(1)
+        >>> len(StrongThirteenBot.unseen(obs)) == 104 - 3 - 1
+        True
+        """
         decks = 1 if obs.num_players == 2 else 2
         counts = [decks] * 52
         for c in multi_cards(obs.hand):
@@ -230,7 +240,9 @@ class StrongThirteenBot(Bot):
             counts[c] -= 1
         for s, k in enumerate(obs.known):
             if s != obs.seat:
-                for c in multi_cards(k):
+                # the seat that went out shows its whole hand, taken cards and all
+                shown = obs.laid_down if s == obs.went_out and obs.laid_down else k
+                for c in multi_cards(shown):
                     counts[c] -= 1
         return [c for c in range(52) for _ in range(max(0, counts[c]))]
 
