@@ -80,18 +80,27 @@ def _midgame(state: S, game: str, steps: int) -> S:
     return state
 
 
+def _hidden_thirteen(state: ThirteenState, seat: int) -> list[int]:
+    """The cards ``seat`` cannot see: the stock, then the other hands less
+    the cards seen taken from the pile (a hand laid face up by a seat that
+    went out is seen)."""
+    hidden = list(state._stock)
+    for s in range(state.num_players):
+        if s not in (seat, state.went_out):
+            free = state._hands[s]
+            for c in multi_cards(state._known[s]):
+                free = multi_remove(free, c)
+            hidden += multi_cards(free)
+    return hidden
+
+
 def _redeal_thirteen(state: ThirteenState, seat: int, rng: random.Random) -> ThirteenState:
     """The same position for ``seat``: the other hands (less the cards seen
     taken from the pile; a hand laid face up by a seat that went out stays
     as it is) and the stock hold the same cards, shuffled."""
     other = state.clone()
     others = [s for s in range(state.num_players) if s not in (seat, state.went_out)]
-    hidden = list(other._stock)
-    for s in others:
-        free = other._hands[s]
-        for c in multi_cards(other._known[s]):
-            free = multi_remove(free, c)
-        hidden += multi_cards(free)
+    hidden = _hidden_thirteen(other, seat)
     rng.shuffle(hidden)
     for s in others:
         n = multi_count(other._hands[s]) - multi_count(other._known[s])
@@ -190,15 +199,7 @@ def test_thirteen_unseen_cards_are_exactly_the_stock_and_the_hidden_hands() -> N
         while not state.is_terminal() and state.round == 1:
             seat = state.current_player()
             obs = state.observation(seat)
-            hidden: list[int] = list(state._stock)
-            for s in range(4):
-                if s in (seat, state.went_out):
-                    continue
-                free = state._hands[s]
-                for c in multi_cards(state._known[s]):
-                    free = multi_remove(free, c)
-                hidden += multi_cards(free)
-            assert StrongThirteenBot.unseen(obs) == sorted(hidden)
+            assert StrongThirteenBot.unseen(obs) == sorted(_hidden_thirteen(state, seat))
             last_turns += obs.went_out is not None and obs.laid_down != obs.known[obs.went_out]
             state.apply_action(bots[seat].act(obs))
     assert last_turns  # some last turn where the laid-down hand shows more than was known
