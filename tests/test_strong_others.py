@@ -135,6 +135,15 @@ def test_thirteen_decisions_ignore_hidden_cards() -> None:
     assert checked == 18
 
 
+def _draw_values(bot: StrongThirteenBot, hand: int,
+                 draws: list[tuple[int, float]]) -> list[tuple[float, float]]:
+    """(weight, value) of each draw the lookahead counts: the least penalty
+    after it and the best discard, going out worth ``-out_bonus``; a third
+    copy of a card cannot come."""
+    return [(w, bot.value(v if (v := bot.after_discard(multi_add(hand, c))) else -bot.out_bonus))
+            for c, w in draws if _can_add(hand, c)]
+
+
 def test_thirteen_lookahead_takes_the_upcard_when_it_beats_the_stock() -> None:
     """The next turn draws the better of the upcard and the stock: the
     value is the average of each draw's value capped at the stock's
@@ -146,9 +155,7 @@ def test_thirteen_lookahead_takes_the_upcard_when_it_beats_the_stock() -> None:
         bot._setup(obs)
     draws = [(c, 1 / 52) for c in range(52)]
     base = bots[0]
-    values = [base.value(v if (v := base.after_discard(multi_add(obs.hand, c)))
-                         else -base.out_bonus)
-              for c, _ in draws if _can_add(obs.hand, c)]  # a third copy cannot come
+    values = [x for _, x in _draw_values(base, obs.hand, draws)]  # uniform weights
     stock = sum(values) / len(values)
     either = sum(min(v, stock) for v in values) / len(values)
     assert base.lookahead(obs.hand, draws) == pytest.approx(stock)
@@ -175,9 +182,7 @@ def test_thirteen_lookahead_adds_left_to_right_on_every_python(
         bot._setup(obs)
         draws = bot._samples(bot.unseen(obs), rng, 30)
         rng.shuffle(draws)
-        terms = [(w, bot.value(v if (v := bot.after_discard(multi_add(obs.hand, c)))
-                               else -bot.out_bonus))
-                 for c, w in draws if _can_add(obs.hand, c)]
+        terms = _draw_values(bot, obs.hand, draws)
         weight = total = 0.0
         for w, x in terms:
             weight += w
