@@ -216,6 +216,8 @@ def main() -> None:
     if args.matches < 0:
         fail("--matches must be at least 0")
     base = load_rounds(args.against, args.seed) if args.against else None
+    # read once, before the run: the saved rounds by deal, for the paired match estimate
+    theirs = load_matches(args.against, args.seed) if args.against and args.matches else None
     if base is not None and sum(d < args.deals for d, _ in base) < 2:
         fail(f"{args.against} holds fewer than two rounds of these {args.deals} deals")
     rounds: dict[tuple[int, int], list[float]] = {}
@@ -262,7 +264,6 @@ def main() -> None:
     if base is not None:
         print(paired(rounds, base))
     if args.matches:
-        theirs = load_matches(args.against, args.seed) if args.against else None
         runs = [by_deal] if theirs is None else [by_deal, theirs]
         try:
             est = match_estimates(runs, matches=args.matches)
