@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import IO, Annotated, Any, NoReturn
 
 import typer
 from rich.cells import cell_len
@@ -21,6 +23,7 @@ from rich.markdown import Markdown
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from rummylab.arena import split_bots
 from rummylab.bots import make_bot
 from rummylab.errors import RecordError, RummyError
 from rummylab.match import FIGURES, MatchStats, match_seeds, play_match
@@ -69,6 +72,33 @@ def staged(path: Path) -> Path:
     if plain and os.access(path.parent, os.W_OK):
         return path.with_name(path.name + ".part")
     return path
+
+
+@contextmanager
+def record_stream(record: Path | None) -> Iterator[IO[str] | None]:
+    """The stream a run writes its record to: ``FILE.part`` (see
+    :func:`staged`), renamed onto ``record`` when the run ends and removed if
+    it fails or is stopped, so an older ``record`` stays whole."""
+    if record is None:
+        yield None
+        return
+    writable(record)
+    part = staged(record)
+    try:
+        stream = part.open("w", encoding="utf-8")
+    except OSError as e:
+        fail(f"cannot write {part}: {e.strerror}")
+    finished = False
+    try:
+        yield stream
+        finished = True
+    finally:
+        stream.close()
+        if part != record:
+            if finished:
+                part.replace(record)
+            else:
+                part.unlink(missing_ok=True)
 
 
 # --- rules --------------------------------------------------------------
@@ -155,7 +185,7 @@ def simulate(
     cls = game_class(game)
     name = cls.game_name
     options: dict[str, object] = dict(parse_option_args(option))
-    specs = [b for b in bots.split(",") if b.strip()]
+    specs = split_bots(bots)  # as the arena splits them: key=value continues a spec
     if specs and "players" in cls.option_spec and "players" not in options:
         options["players"] = len(specs)  # games for 2-5 take their size from the bots
     probe = new_state(name, options, 0)  # validates the options before anything runs
@@ -167,14 +197,8 @@ def simulate(
     seeds = match_seeds(seed, games)
     players = [make_bot(s, name, seed=i) for i, s in enumerate(specs)]
     stats = MatchStats(name, [b.spec() for b in players])
-    stream = None
-    if record is not None:
-        try:
-            stream = record.open("w", encoding="utf-8")
-        except OSError as e:
-            fail(f"cannot write {record}: {e.strerror}")
-    writer = RecordWriter(stream) if stream is not None else None
-    try:
+    with record_stream(record) as stream:
+        writer = RecordWriter(stream) if stream is not None else None
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), console=err_console,
                       disable=not progress or as_json) as bar:
@@ -184,9 +208,6 @@ def simulate(
                 play_match(name, players, match_seed, options, writer=writer, stats=stats)
                 if i % 8 == 0 or i == games - 1:
                     bar.update(task, completed=i + 1)
-    finally:
-        if stream is not None:
-            stream.close()
     if as_json:
         console.print_json(json.dumps(stats.to_dict()))
         return
@@ -258,7 +279,7 @@ def arena(
 ) -> None:
     """Bots against each other: duplicate deals with seats rotated, figures per
     bot, openskill ratings (needs the arena extra)."""
-    from rummylab.arena import plot, require, run_arena, split_bots
+    from rummylab.arena import plot, require, run_arena
 
     cls = game_class(game)
     name = cls.game_name
@@ -290,33 +311,14 @@ def arena(
         require("distributed", "--backend dask")
     if plot_ is not None:
         writable(plot_)
-    stream = part = None
-    if record is not None:
-        writable(record)
-        part = staged(record)
-        try:
-            stream = part.open("w", encoding="utf-8")
-        except OSError as e:
-            fail(f"cannot write {part}: {e.strerror}")
     rotations = len(specs)
-    finished = False
-    try:
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeElapsedColumn(), console=err_console,
-                      disable=not progress or as_json) as bar:
-            task = bar.add_task(f"{name} arena matches", total=games * rotations)
-            result = run_arena(name, specs, games, seed, options, workers=workers,
-                               backend=backend, scheduler=scheduler, record=stream,
-                               progress=lambda done: bar.update(task, completed=done))
-        finished = True
-    finally:
-        if stream is not None and part is not None and record is not None:
-            stream.close()
-            if part != record:
-                if finished:
-                    part.replace(record)
-                else:
-                    part.unlink(missing_ok=True)
+    with record_stream(record) as stream, Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TimeElapsedColumn(), console=err_console, disable=not progress or as_json) as bar:
+        task = bar.add_task(f"{name} arena matches", total=games * rotations)
+        result = run_arena(name, specs, games, seed, options, workers=workers,
+                           backend=backend, scheduler=scheduler, record=stream,
+                           progress=lambda done: bar.update(task, completed=done))
     if as_json:
         console.print_json(json.dumps(result.to_dict()))
     else:
@@ -394,7 +396,8 @@ def play(
     seed: Annotated[int | None, typer.Option(help="seed of the match")] = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", help="rule option key=value (repeatable)")] = None,
-    record: Annotated[Path | None, typer.Option(help="write the match's record")] = None,
+    record: Annotated[Path | None, typer.Option(
+        help="write the match's record when it is over")] = None,
     players: Annotated[int | None, typer.Option(help="number of players (three-thirteen, "
                                                 "manipulation)")] = None,
 ) -> None:
@@ -407,7 +410,23 @@ def play(
         if "players" not in cls.option_spec:
             fail(f"{cls.game_name} has a fixed number of players")
         options["players"] = players
-    play_terminal(cls.game_name, bot, seed, options, record, console)
+    if record is not None:
+        writable(record)  # before the match, not after it
+    if seed is None:
+        # drawn here, not by the engine, so the record and the player can keep it
+        seed = random.SystemRandom().randrange(2**31)
+    text = play_terminal(cls.game_name, bot, seed, options, record is not None, console)
+    console.print(f"This match was seed {seed}: --seed {seed} deals it again.", highlight=False)
+    if record is None:
+        return
+    if text is None:
+        console.print(f"The match was not finished, so no record was written to {record}.",
+                      highlight=False)
+        return
+    with record_stream(record) as stream:
+        assert stream is not None
+        stream.write(text)
+    console.print(f"Record written to {record}.", highlight=False)
 
 
 def main(argv: list[str] | None = None) -> int:
