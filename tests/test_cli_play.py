@@ -4,6 +4,7 @@ told and asked again; a record it cannot write is one line, exit code 2."""
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -32,3 +33,62 @@ def test_record_that_cannot_be_written(capsys: pytest.CaptureFixture[str],
     err = captured.err.strip()
     assert err.startswith("rummylab: error: cannot write") and "\n" not in err
     assert not target.parent.exists()
+
+
+def _play_as_simple(target: Path):
+    """A stand-in for the player: the simple bot's move; meanwhile no record is on disk."""
+    from rummylab.bots import make_bot
+
+    def human_turn(self):
+        assert not target.exists() and not target.with_name(target.name + ".part").exists()
+        return make_bot("simple", self.state.game_name).act(self.gin.observation(self.human))
+    return human_turn
+
+
+def test_record_is_written_when_the_match_is_over(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str],
+                                                  tmp_path: Path) -> None:
+    """The record holds every hand's deck order, so it stays in memory while the
+    match is played (the player could read the stock from the file) and is
+    written at the end; a match started without --seed names the seed it was
+    dealt from, in the record and on screen, and replays."""
+    from rummylab.tui import TerminalGame
+
+    target = tmp_path / "match.jsonl"
+    monkeypatch.setattr(TerminalGame, "human_turn", _play_as_simple(target))
+    assert main(["play", "gin", "--option", "target=10", "--record", str(target)]) == 0
+    out = capsys.readouterr().out
+    seed = json.loads(target.read_text(encoding="utf-8").splitlines()[0])["seed"]
+    assert isinstance(seed, int) and f"This match was seed {seed}" in out
+    assert f"Record written to {target}" in out
+    assert main(["replay", str(target)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["match.jsonl"]
+
+
+def test_no_record_of_a_match_left_unfinished(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    """A match the player leaves is no record that replays: none is written,
+    and an older file of that name stays as it was."""
+    target = tmp_path / "match.jsonl"
+    target.write_text("an older record\n", encoding="utf-8")
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "gin", "--seed", "3", "--record", str(target)]) == 0
+    out = capsys.readouterr().out
+    assert "no record was written" in out and "This match was seed 3" in out
+    assert target.read_text(encoding="utf-8") == "an older record\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["match.jsonl"]
+
+
+def test_manipulation_meld_best_typed_as_the_records_write_it() -> None:
+    """'meld best', the action's own text, is the best meld, as 'b' is."""
+    from rich.console import Console
+
+    from rummylab.manipulation.game import MELD_BEST
+    from rummylab.tui import TERMINALS
+
+    tg = TERMINALS["manipulation"]("manipulation", "simple", 3, {"players": 3},
+                                   Console(file=io.StringIO()))
+    obs = tg.state.observation(0)
+    for typed in ("meld best", "Meld  Best", "m best", "b"):
+        assert tg.parse(typed, obs, []) == MELD_BEST

@@ -7,9 +7,9 @@ Type a card to discard it (``7h``), ``k 7h`` to knock discarding it,
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping
-from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -28,7 +28,7 @@ from rummylab.cards import (
     multi_remove,
     parse_card,
 )
-from rummylab.errors import CardError, IllegalActionError, RecordError
+from rummylab.errors import CardError, IllegalActionError
 from rummylab.game import Event
 from rummylab.gin.game import (
     BIG_GIN,
@@ -551,9 +551,11 @@ class ManipulationTerminal(TerminalGame):
         if text.isdecimal():
             return self.numbered(text, menu)
         short = {"d": M_DRAW, "draw": M_DRAW, "k": M_KNOCK, "knock": M_KNOCK, "p": M_PASS,
-                 "pass": M_PASS, "b": M_BEST, "best": M_BEST}
-        if text in short:
-            return short[text]
+                 "pass": M_PASS, "b": M_BEST, "best": M_BEST, "m best": M_BEST,
+                 "meld best": M_BEST}
+        key = " ".join(text.split())  # 'meld best' as the records write it, any spacing
+        if key in short:
+            return short[key]
         words = raw.strip().split(None, 1)
         if words and words[0].lower() in ("m", "meld") and len(words) == 2:
             self.gin.meld(words[1])  # checked and applied here: a typed meld has no id
@@ -573,22 +575,19 @@ TERMINALS: dict[str, type[TerminalGame]] = {
 
 
 def play_terminal(game: str, bot: str, seed: int | None, options: Mapping[str, object],
-                  record: Path | None, console: Console) -> None:
+                  record: bool, console: Console) -> str | None:
+    """Play a match at the terminal. With ``record``, return the match's
+    record once it is over (None if the player left it): it is kept in
+    memory meanwhile, since each hand's deck order is in it."""
     tg = TERMINALS[game](game, bot, seed, options, console)
-    stream: IO[str] | None = None
-    if record is not None:
-        try:
-            stream = record.open("w", encoding="utf-8")
-        except OSError as e:
-            raise RecordError(f"cannot write {record}: {e.strerror}") from None
+    stream = io.StringIO() if record else None
     keys = {
         "three-thirteen": "Type a card to discard it, 'o CARD' to go out, 's' stock, 't' take",
         "manipulation": "Type 'm CARDS' to meld them (the engine arranges the table) or "
                         "'m CARDS => TABLE', 'b' for the best meld, 'd' draw, 'k' knock, 'p' pass",
     }.get(game, "Type a card to discard it, 'k CARD' to knock, 's' stock, 't' take, 'p' pass")
     console.print(f"[bold]{game}[/] against {bot}. {keys}; 'hint', 'quit', or a move's number.")
-    try:
-        tg.run(RecordWriter(stream) if stream else None)
-    finally:
-        if stream:
-            stream.close()
+    tg.run(RecordWriter(stream) if stream is not None else None)
+    if stream is None or not tg.gin.is_terminal():
+        return None
+    return stream.getvalue()
