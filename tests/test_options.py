@@ -123,3 +123,23 @@ def test_options_recorded_in_every_record(game):
     first = buf.getvalue().splitlines()[0]
     assert '"options":{"target":20,"knock_limit":10' in first
     assert '"oklahoma":true' in first
+
+
+class _Index:
+    """A whole number that is not an int (as numpy's integers are)."""
+
+    def __index__(self) -> int:
+        return 7
+
+
+@pytest.mark.parametrize("game", ["gin", "gin3", "three-thirteen", "manipulation"])
+def test_seed_must_be_a_whole_number(game: str) -> None:
+    """A seed of another type (7.0, True, "7") would deal another game than
+    the number it shows: refused with OptionError. A whole number of another
+    type deals as the int and is recorded as one."""
+    for seed in (7.0, True, "7", [7], 1.5):
+        with pytest.raises(OptionError, match="seed"):
+            new_state(game, seed=seed)  # type: ignore[arg-type]
+    state = new_state(game, seed=_Index())  # type: ignore[arg-type]
+    assert type(state.seed) is int and state.seed == 7
+    assert state.observation(0) == new_state(game, seed=7).observation(0)

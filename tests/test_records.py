@@ -186,6 +186,8 @@ def test_records_not_json_is_an_error_at_its_line(gin_text):
     assert_error_at(tamper(gin_text, 4, '{"type": "action", '), 4, "not JSON")
     assert_error_at(tamper(gin_text, 3, "[1, 2]"), 3, "JSON object")
     assert_error_at(tamper(gin_text, 5, ""), 5, "empty line")
+    # nesting deeper than the JSON reader recurses is no JSON either, not a crash
+    assert_error_at(tamper(gin_text, 4, "[" * 100_000 + "]" * 100_000), 4, "nested too deeply")
 
 
 def test_records_wrong_version_is_an_error_at_the_header(gin_text):
@@ -205,6 +207,19 @@ def test_records_wrong_header_fields_are_errors_at_the_header(gin_text):
     assert_error_at(tamper(gin_text, 1, dumps(bad)), 1)
     for match in ("x", None, 0, 1.0, True):
         assert_error_at(tamper(gin_text, 1, dumps({**head, "match": match})), 1, "'match'")
+    # a seed that is no whole number would deal another game than the one it names
+    for seed in ("7", 7.0, [1], True):
+        assert_error_at(tamper(gin_text, 1, dumps({**head, "seed": seed})), 1, "seed")
+
+
+@pytest.mark.parametrize("rounds", [[1], "abc", {"0": "Kc"}, [["Kc"]], [{"0": 5}]])
+def test_records_gin3_malformed_cut_is_an_error_at_the_header(rounds):
+    """Records, D-6: a three-player Gin cut line that is no list of {seat: card}
+    rounds fails as a match that cannot be set up, not with a crash."""
+    text = record_match("gin3", 4)
+    n = first_line(text, lambda o: o["type"] == "cut")
+    cut = json.loads(text.splitlines()[n - 1])
+    assert_error_at(tamper(text, n, dumps({**cut, "rounds": rounds})), 1, "cut")
 
 
 def test_records_blank_lines_only_at_the_end(gin_text):

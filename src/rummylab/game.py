@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
-from rummylab.errors import IllegalActionError
+from rummylab.errors import IllegalActionError, OptionError
 from rummylab.options import Option, OptionValue, resolve_options
 
 TERMINAL = -1
@@ -214,11 +214,15 @@ class State(ABC):
     def _setup(self, options: Mapping[str, object] | None, seed: int | None) -> None:
         """Validate the options and key every shuffle to the seed."""
         self.options = resolve_options(self.option_spec, options)
-        self.seed = seed
+        # 7.0, True or "7" would deal another game than 7 (the shuffles key on its text)
+        if seed is not None and (isinstance(seed, bool) or not hasattr(type(seed), "__index__")):
+            raise OptionError(f"the seed must be a whole number, not {seed!r}")
+        self.seed = None if seed is None else operator.index(seed)
         self.events = []
         # each shuffle draws from its own generator keyed by the seed, so a
         # clone copies no generator state
-        self._base_seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
+        self._base_seed = (self.seed if self.seed is not None
+                           else random.SystemRandom().randrange(2**63))
 
     def _rng(self, purpose: str) -> random.Random:
         return random.Random(f"{self.game_name}/{self._base_seed}/{purpose}")

@@ -107,6 +107,8 @@ def _read(stream: IO[str]) -> Iterator[tuple[int, str, dict[str, Any]]]:
             obj = json.loads(text)
         except json.JSONDecodeError as e:
             raise RecordError(f"not JSON ({e.msg})", n, unreadable=True) from None
+        except RecursionError:
+            raise RecordError("not JSON (nested too deeply)", n, unreadable=True) from None
         if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
             raise RecordError("each line must be a JSON object with a 'type'", n, unreadable=True)
         yield n, text, obj

@@ -60,7 +60,12 @@ class Gin3State(GinState):
     def replay_setup(cls, events: Sequence[Event]) -> dict[str, Any]:
         for e in events:
             if e.get("type") == "cut":
-                return {"cut": [{int(k): v for k, v in r.items()} for r in e["rounds"]]}
+                rounds = e["rounds"]
+                if not isinstance(rounds, list) or not all(
+                        isinstance(r, dict) and all(isinstance(c, str) for c in r.values())
+                        for r in rounds):
+                    raise ValueError("a cut's 'rounds' must be a list of {seat: card} objects")
+                return {"cut": [{int(k): v for k, v in r.items()} for r in rounds]}
         return {}
 
     # -- D-6: the cut for roles -----------------------------------------
