@@ -119,6 +119,8 @@ def test_wilson_interval_is_sane() -> None:
     (["--bots", "simple,random", "--backend", "dask"], "--scheduler"),
     (["--bots", "simple,random", "--backend", "spark"], "backend"),
     (["--bots", "simple,random", "--option", "nope=1"], "nope"),
+    (["--bots", ":,random"], "no bot named"),
+    (["--bots", "strong:budget=1:budget=2,simple"], "given twice"),
 ])
 def test_bad_input_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str],
                                       needle: str) -> None:

@@ -207,6 +207,9 @@ def test_records_wrong_header_fields_are_errors_at_the_header(gin_text):
     assert_error_at(tamper(gin_text, 1, dumps(bad)), 1)
     for match in ("x", None, 0, 1.0, True):
         assert_error_at(tamper(gin_text, 1, dumps({**head, "match": match})), 1, "'match'")
+    # seats: one name per player of the game
+    for seats in (["simple"], ["simple", "simple", "simple"], "simple,simple", [1, 2]):
+        assert_error_at(tamper(gin_text, 1, dumps({**head, "seats": seats})), 1, "'seats'")
     # a seed that is no whole number would deal another game than the one it names
     for seed in ("7", 7.0, [1], True):
         assert_error_at(tamper(gin_text, 1, dumps({**head, "seed": seed})), 1, "seed")
@@ -257,3 +260,13 @@ def test_records_header_options_are_the_resolved_options():
     text = record_match("gin", 4, options={"target": "25", "big_gin": "yes"})
     head = json.loads(text.splitlines()[0])
     assert head["options"] == GinState({"target": 25, "big_gin": True}, 4).options
+
+
+def test_records_replay_command_reads_a_byte_order_mark(gin_text, tmp_path, capsys):
+    """Records: a record saved by an editor with a UTF-8 byte-order mark replays."""
+    from rummylab.cli import main
+
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + gin_text.encode("utf-8"))
+    assert main(["replay", "-q", str(path)]) == 0
+    assert capsys.readouterr().out.startswith("ok: 1 matches")

@@ -135,8 +135,8 @@ def analyze(
         "--table", help='Manipulation: the table, "MELD | MELD | ..." (jokers Jk=7h)')] = None,
     hand: Annotated[str | None, typer.Option(
         "--hand", help="Manipulation: the hand")] = None,
-    decks: Annotated[int, typer.Option(
-        help="Manipulation: 1 (two players) or 2 (three to five)")] = 2,
+    decks: Annotated[int | None, typer.Option(
+        help="Manipulation: 1 (two players) or 2 (three to five, the default)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     """Best arrangement of a hand; after the draw also the best discard; for
@@ -145,6 +145,15 @@ def analyze(
     from rummylab.analysis import analyze_gin, analyze_manipulation, analyze_thirteen
 
     text = " ".join(cards or [])
+    # an option the game does not read would be dropped unseen: refuse it
+    given = {"--round": round_ is not None, "--table": table_ is not None,
+             "--hand": hand is not None, "--decks": decks is not None}
+    reads = {"three-thirteen": {"--round"}, "manipulation": {"--table", "--hand", "--decks"}}
+    extra = [k for k, v in given.items() if v and k not in reads.get(name, set())]
+    if extra:
+        fail(f"{name} does not take {', '.join(extra)}")
+    if name == "manipulation" and hand is not None and text:
+        fail("give the manipulation hand once: with --hand or as cards, not both")
     result: dict[str, object]
     if name in ("gin", "gin3"):
         result = analyze_gin(text)
@@ -155,7 +164,8 @@ def analyze(
     else:
         if hand is None and not text:
             fail('manipulation needs --hand "CARDS" (and --table "MELD | MELD")')
-        result = analyze_manipulation(table_ or "", hand if hand is not None else text, decks)
+        result = analyze_manipulation(table_ or "", hand if hand is not None else text,
+                                      2 if decks is None else decks)
     if as_json:
         console.print_json(json.dumps(result))
         return
@@ -358,11 +368,12 @@ def _arena_table(name: str, d: dict[str, Any]) -> None:
 @app.command("replay")
 def replay_cmd(
     file: Annotated[Path, typer.Argument(help="a JSON Lines record")],
-    quiet: Annotated[bool, typer.Option("--quiet", "-q")] = False,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="print only the total, not a line per match")] = False,
 ) -> None:
     """Re-apply a record and verify every line (exit 1 at the first mismatch)."""
     try:
-        stream = file.open(encoding="utf-8")
+        stream = file.open(encoding="utf-8-sig")  # a byte-order mark from an editor is no error
     except OSError as e:
         fail(f"cannot read {file}: {e.strerror}")
     n = hands = actions = 0
@@ -392,7 +403,7 @@ def replay_cmd(
 @app.command()
 def play(
     game: Annotated[str, typer.Argument(help="gin, gin3, three-thirteen or manipulation")] = "gin",
-    bot: Annotated[str, typer.Option(help="the opponent (gin3: both other players)")] = "simple",
+    bot: Annotated[str, typer.Option(help="the bot in every other seat")] = "simple",
     seed: Annotated[int | None, typer.Option(help="seed of the match")] = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", help="rule option key=value (repeatable)")] = None,

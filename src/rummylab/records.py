@@ -167,7 +167,12 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]]) -> ReplayedMatch
         kwargs: dict[str, Any] = cls.replay_setup([obj for _, _, obj in lines])  # type: ignore[attr-defined]
         ctor: Any = cls
         state: State = ctor(head.get("options"), head.get("seed"), decks=decks, **kwargs)
-        expected = dumps(header(state, head.get("seats", []), match))
+        seats = head.get("seats")
+        if (not isinstance(seats, list) or len(seats) != state.num_players
+                or not all(isinstance(x, str) for x in seats)):
+            raise RecordError(f"'seats' must name the {state.num_players} players, "
+                              f"not {seats!r}", n0)
+        expected = dumps(header(state, seats, match))
     except RecordError:
         raise
     except (RummyError, KeyError, TypeError, ValueError) as e:

@@ -53,12 +53,16 @@ def _simple_manipulation(options: dict[str, str], seed: int | None) -> Bot:
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
     """``NAME`` or ``NAME:key=value[:key=value]`` into a name and options."""
     name, *parts = spec.strip().split(":")
+    if not name.strip():
+        raise OptionError(f"no bot named in {spec!r} (e.g. strong:budget=200)")
     opts: dict[str, str] = {}
     for part in parts:
         for item in part.split(","):
             key, sep, value = item.partition("=")
             if not sep or not key:
                 raise OptionError(f"bot option {item!r} in {spec!r} must be written key=value")
+            if key.strip() in opts:
+                raise OptionError(f"bot option {key.strip()!r} given twice in {spec!r}")
             opts[key.strip()] = value.strip()
     return name.strip().lower(), opts
 

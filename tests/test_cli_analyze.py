@@ -1,0 +1,36 @@
+"""``rummylab analyze``: an option the game does not read is refused, not dropped."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rummylab.cli import main
+
+HAND = ["7c", "8c", "9c", "4d", "4h", "4s", "2c", "3c", "Ah", "2h"]
+
+
+@pytest.mark.parametrize(("argv", "needle"), [
+    (["gin", *HAND, "--round", "3"], "gin does not take --round"),
+    (["gin", "--hand", "7h"], "gin does not take --hand"),
+    (["three-thirteen", "7h", "8h", "9h", "--round", "1", "--decks", "1"], "--decks"),
+    (["three-thirteen", "7h", "8h", "9h", "--round", "1", "--table", "5h 6h 7h"], "--table"),
+    (["manipulation", "--hand", "7h", "--round", "2"], "--round"),
+    (["manipulation", "7h", "--hand", "8h"], "not both"),
+])
+def test_options_the_game_does_not_read_are_refused(capsys: pytest.CaptureFixture[str],
+                                                     argv: list[str], needle: str) -> None:
+    assert main(["analyze", *argv]) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip()
+    assert captured.out == "" and "\n" not in err and needle in err
+
+
+def test_options_the_game_reads_are_used(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyze", "gin", *HAND, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["deadwood"] == 8
+    for cards in (["--hand", "7h 8h"], ["7h", "8h"]):
+        assert main(["analyze", "manipulation", *cards, "--table", "5h 6h 4h", "--decks", "1",
+                     "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["can_knock"] is True
