@@ -206,3 +206,24 @@ def test_ismcts_completes_a_game(name, sims):
             state.apply_action(legal[rs.randint(len(legal))])
     assert bot_moves > 0
     assert sum(state.returns()) == pytest.approx(0.0, abs=1e-9)
+
+
+@pytest.mark.parametrize("name", ["python_rummylab_gin(max_moves=6)",
+                                  "python_rummylab_gin(hands=1)"])
+def test_terminal_state_refuses_actions(name):
+    """A game that ended on its move cap or hand count refuses another action
+    (the engine behind it has dealt on) and its returns stay as they were."""
+    game = pyspiel.load_game(name)
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    returns, history = state.returns(), state.history()
+    for action in range(game.num_distinct_actions()):
+        with pytest.raises(Exception, match="over"):
+            state.apply_action(action)
+    assert state.returns() == returns and state.history() == history

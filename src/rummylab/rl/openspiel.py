@@ -59,7 +59,7 @@ from rummylab.cards import (
     multi_str,
     parse_cards,
 )
-from rummylab.errors import RummyError
+from rummylab.errors import IllegalActionError, RummyError
 from rummylab.game import State
 from rummylab.rl.encoders import Encoder, make_encoder
 from rummylab.rl.specs import SPIEL_NAMES, GameSpec, spec_of, zero_sum
@@ -671,6 +671,8 @@ class RummySpielState(pyspiel.State):  # type: ignore[misc, unused-ignore]
 
     def _apply_action(self, action: int) -> None:
         core = self._core
+        if core.over:  # the engine may have dealt on (max_moves, hands): it is over here
+            raise IllegalActionError("the game is over: no more actions")
         if core.pending is not None:
             core.apply_chance(int(action))
         else:
