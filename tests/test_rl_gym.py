@@ -166,3 +166,53 @@ def test_opponents_play_their_text_moves():
             break
     assert made and any(t.startswith("meld") for t in made)
     assert all(isinstance(t, str) for t in made)
+
+
+@pytest.mark.parametrize("reward", ["match", "hand"])
+def test_gin3_rewards_before_the_first_turn_come_with_the_first_step(reward):
+    """Three-player Gin: a learner that starts as sitter sees hands played
+    before its first turn; what they gave or cost comes with its first step,
+    so the step rewards still sum to the match return, and a match that ends
+    before its first turn is no episode (reset deals another)."""
+    for target in (25, 100):
+        env = gym_env("gin3", seat="random", opponent="random", reward=reward, target=target)
+        sat_out = 0
+        for seed in range(8):
+            _, info = env.reset(seed=seed)
+            st = env.unwrapped.match.state
+            assert not st.is_terminal() and st.current_player() == env.unwrapped.seat
+            sat_out += info["hands_finished"] > 0
+            total, rng = 0.0, np.random.default_rng(seed)
+            while True:
+                legal = np.flatnonzero(env.unwrapped.action_masks())
+                _, r, term, _, _ = env.step(int(legal[rng.integers(len(legal))]))
+                total += r
+                if term:
+                    break
+            assert total == pytest.approx(st.returns()[env.unwrapped.seat])
+            assert total == pytest.approx(env.unwrapped.episode_return)
+        assert sat_out  # some episode began after hands the learner sat out
+
+
+def test_an_action_is_a_whole_number():
+    """A float or a bool is refused, not truncated into another action, and
+    changes nothing; numpy's integers are actions."""
+    from rummylab.rl import aec_env
+
+    env = gym_env("gin")
+    obs, _ = env.reset(seed=0)
+    legal = int(np.flatnonzero(obs["action_mask"])[0])
+    before = env.match.state.observation(env.seat)
+    for bad in (legal + 0.9, float(legal), True):
+        with pytest.raises(IllegalActionError, match="whole number"):
+            env.step(bad)
+    assert env.match.state.observation(env.seat) == before
+    env.step(np.int64(legal))
+    aec = aec_env("gin")
+    aec.reset(seed=0)
+    agent = aec.agent_selection
+    legal = int(np.flatnonzero(aec.observe(agent)["action_mask"])[0])
+    with pytest.raises(IllegalActionError, match="whole number"):
+        aec.step(legal + 0.5)
+    assert aec.agent_selection == agent
+    aec.step(np.array([legal], dtype=np.int32))  # as a vectorised policy gives it

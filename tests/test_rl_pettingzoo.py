@@ -151,3 +151,42 @@ def test_reset_seed_reproduces_episode():
     assert a.unwrapped.state_.hand_of(0) == b.unwrapped.state_.hand_of(0)
     b.reset(seed=12)
     assert a.unwrapped.state_.hand_of(0) != b.unwrapped.state_.hand_of(0)
+
+
+def test_only_the_seat_to_act_has_a_mask():
+    """Three-player Gin: the sitter's view lists the captain's legal moves
+    (it may advise), but its action mask is all zeros: it has no move."""
+    env = aec_env("gin3")
+    env.reset(seed=0)
+    raw = env.unwrapped
+    for _ in range(30):
+        cur = env.agent_selection
+        masks = {a: env.observe(a)["action_mask"] for a in env.agents}
+        assert masks[cur].sum() > 0
+        assert all(m.sum() == 0 for a, m in masks.items() if a != cur)
+        seat = raw.possible_agents.index(cur)
+        env.step(make_bot("simple", "gin3").act(raw.state_.observation(seat)))
+
+
+def test_refused_action_keeps_the_reward_still_to_be_seen():
+    """An illegal action that raises changes nothing, not even the reward the
+    agent has not yet seen with last()."""
+    env = aec_env("gin", reward="hand", target=200)
+    raw = env.unwrapped
+    bots = [make_bot("simple", "gin", seed=i) for i in range(2)]
+    env.reset(seed=2)
+    checked = 0
+    for agent in env.agent_iter(max_iter=2000):
+        obs, reward, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        if reward:
+            illegal = int((obs["action_mask"] == 0).nonzero()[0][0])
+            with pytest.raises(IllegalActionError):
+                env.step(illegal)
+            assert env.last()[1] == reward
+            checked += 1
+        seat = raw.possible_agents.index(agent)
+        env.step(bots[seat].act(raw.state_.observation(seat)))
+    assert checked >= 2

@@ -29,7 +29,7 @@ from pettingzoo.utils import wrappers  # type: ignore[import-not-found, import-u
 from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 from rummylab.errors import IllegalActionError
-from rummylab.rl.common import EnvConfig, Match, render_text
+from rummylab.rl.common import EnvConfig, Match, action_id, render_text
 from rummylab.rl.encoders import make_encoder
 
 
@@ -141,7 +141,8 @@ class RummyAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         seat = self._index[agent]
         view = self.match.state.observation(seat)
         mask = np.zeros(self.config.num_actions, np.int8)
-        if view.legal_actions:  # the engine's view lists them only for the seat to act
+        # only the seat to act has a move (the sitter's view lists the captain's legal moves)
+        if seat == self.match.state.current_player() and view.legal_actions:
             mask[list(view.legal_actions)] = 1
         out = {"observation": self.encoder.encode(view), "action_mask": mask}
         self._cache[agent] = out
@@ -156,17 +157,19 @@ class RummyAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         assert match is not None
         if action is None:
             raise IllegalActionError(f"{agent} is to act: None is no action")
-        self._cumulative_rewards[agent] = 0.0
+        action = action_id(action)  # 1.9 or True is a mistake, not an illegal move
         try:
-            gains = match.step(int(action))  # an illegal action changes nothing
+            gains = match.step(action)  # an illegal action changes nothing
         except IllegalActionError:
             if self.config.illegal_action == "raise":
-                raise
+                raise  # nothing changed, not even the reward the agent has still to see
+            self._cumulative_rewards[agent] = 0.0
             self._clear_rewards()
             self.rewards[agent] = -self.config.illegal_penalty
             self.infos[agent] = {"illegal_action": True}
             self._accumulate_rewards()
             return
+        self._cumulative_rewards[agent] = 0.0
         if self.infos[agent]:
             self.infos[agent] = {}
         self._cache = {}

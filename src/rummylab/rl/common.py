@@ -3,6 +3,7 @@ stepped one action at a time, with hand rewards, truncation and a text view."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
 from typing import Any
 
@@ -115,6 +116,31 @@ class Match:
         if self.state.is_terminal():
             raise IllegalActionError("the match is over")
         self.state.check_legal(action)
+
+
+def action_id(action: Any) -> int:
+    """An action id as an int: a whole number (numpy's too, and a
+    one-element integer array), never a float or a bool, which ``int()``
+    would quietly turn into another action.
+
+    >>> action_id(3)
+    3
+    >>> action_id(1.9)
+    Traceback (most recent call last):
+    ...
+    rummylab.errors.IllegalActionError: an action is a whole number, not 1.9
+    """
+    if not isinstance(action, bool | float):
+        try:
+            return operator.index(action)
+        except TypeError:
+            pass
+        # a one-element integer array, as a vectorised policy returns it
+        if getattr(action, "size", None) == 1 and hasattr(action, "item"):
+            value = action.item()
+            if isinstance(value, int) and not isinstance(value, bool):
+                return value
+    raise IllegalActionError(f"an action is a whole number, not {action!r}")
 
 
 def render_text(state: State, seat: int | None = None) -> str:

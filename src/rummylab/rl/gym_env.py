@@ -27,7 +27,7 @@ from gymnasium import spaces  # type: ignore[import-not-found, import-untyped, u
 from rummylab.bots import make_bot
 from rummylab.errors import IllegalActionError, OptionError
 from rummylab.rl.aec import observation_space
-from rummylab.rl.common import EnvConfig, Match, render_text
+from rummylab.rl.common import EnvConfig, Match, action_id, render_text
 from rummylab.rl.encoders import make_encoder
 
 
@@ -48,7 +48,10 @@ class RummyGymEnv(gym.Env):  # type: ignore[misc, unused-ignore]
       :func:`rummylab.rl.aec_env`.
 
     In three-player Gin the learner's seat sits out some hands: the bots
-    play those through and the learner is asked again at its next turn.
+    play those through and the learner is asked again at its next turn; what
+    those hands gave or cost comes with that step's reward (after a reset,
+    with the first step's). A match that ends before the learner's first
+    turn is no episode: ``reset`` deals another.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
@@ -95,6 +98,7 @@ class RummyGymEnv(gym.Env):  # type: ignore[misc, unused-ignore]
         self.seat = 0 if seat == "random" else int(seat)
         self.bots: dict[int, Any] = {}
         self.episode_return = 0.0
+        self._pending = 0.0
         self._steps = 0
 
     # -- gymnasium API ---------------------------------------------------
@@ -105,14 +109,20 @@ class RummyGymEnv(gym.Env):  # type: ignore[misc, unused-ignore]
         n = self.config.players
         if self.seat_option == "random":
             self.seat = int(rng.integers(n))
-        self.match = Match(self.config, int(rng.integers(0, 2**62)))
         others = [s for s in range(n) if s != self.seat]
-        self.bots = {s: make_bot(spec, self.config.spec.engine, seed=int(rng.integers(0, 2**62)))
-                     for s, spec in zip(others, self.opponents, strict=True)}
+        while True:
+            self.match = Match(self.config, int(rng.integers(0, 2**62)))
+            self.bots = {s: make_bot(spec, self.config.spec.engine,
+                                     seed=int(rng.integers(0, 2**62)))
+                         for s, spec in zip(others, self.opponents, strict=True)}
+            # what the learner gains or loses while the bots play to its first turn
+            # (three-player Gin: hands it sits out) comes with its first step
+            self._pending = self._advance()
+            if not self.match.state.is_terminal():
+                break
+            # the match ended before the learner's first turn: an episode has one
         self.episode_return = 0.0
         self._steps = 0
-        reward = self._advance()
-        self.episode_return += reward
         return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -120,7 +130,7 @@ class RummyGymEnv(gym.Env):  # type: ignore[misc, unused-ignore]
         m = self.match
         if m.state.is_terminal():
             raise IllegalActionError("the episode is over: call reset()")
-        action = int(action)
+        action = action_id(action)
         self._steps += 1
         truncated = self.max_steps is not None and self._steps >= self.max_steps
         try:
@@ -128,17 +138,21 @@ class RummyGymEnv(gym.Env):  # type: ignore[misc, unused-ignore]
         except IllegalActionError:
             if self.config.illegal_action == "raise":
                 raise
-            reward = -self.config.illegal_penalty
+            reward = -self.config.illegal_penalty + self._take_pending()
             self.episode_return += reward
             info = self._info()
             info["illegal_action"] = True
             return self._obs(), reward, False, truncated, info
-        reward = m.step(action)[self.seat]
+        reward = self._take_pending() + m.step(action)[self.seat]
         reward += self._advance()
         self.episode_return += reward
         terminated = m.state.is_terminal()
         return self._obs(), float(reward), terminated, truncated and not terminated, \
             self._info()
+
+    def _take_pending(self) -> float:
+        pending, self._pending = self._pending, 0.0
+        return pending
 
     def _advance(self) -> float:
         """Let the bots play until the learner is to act or the match ends."""
