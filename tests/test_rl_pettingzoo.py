@@ -190,3 +190,28 @@ def test_refused_action_keeps_the_reward_still_to_be_seen():
         seat = raw.possible_agents.index(agent)
         env.step(bots[seat].act(raw.state_.observation(seat)))
     assert checked >= 2
+
+
+def test_observations_are_the_callers_and_the_end_is_told():
+    """A caller may write into the arrays it is given without changing the
+    next observation; stepping once every agent is done (unwrapped) is an
+    IllegalActionError, not a KeyError."""
+    env = aec_env("gin", wrap=False, target=10)
+    bots = [make_bot("simple", "gin", seed=i) for i in range(2)]
+    env.reset(seed=1)
+    first = env.observe(env.agent_selection)
+    keep = {k: v.copy() for k, v in first.items()}
+    for v in first.values():
+        v[...] = 0
+    again = env.observe(env.agent_selection)
+    assert all((again[k] == keep[k]).all() for k in keep)
+    while env.agents:
+        agent = env.agent_selection
+        _obs, _r, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        seat = env.possible_agents.index(agent)
+        env.step(bots[seat].act(env.state_.observation(seat)))
+    with pytest.raises(IllegalActionError, match="over"):
+        env.step(0)

@@ -134,22 +134,24 @@ class RummyAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
             self.agent_selection = self.possible_agents[cur]
 
     def observe(self, agent: str) -> Any:
-        cached = self._cache.get(agent)
-        if cached is not None:
-            return cached
-        assert self.match is not None, "call reset() first"
-        seat = self._index[agent]
-        view = self.match.state.observation(seat)
-        mask = np.zeros(self.config.num_actions, np.int8)
-        # only the seat to act has a move (the sitter's view lists the captain's legal moves)
-        if seat == self.match.state.current_player() and view.legal_actions:
-            mask[list(view.legal_actions)] = 1
-        out = {"observation": self.encoder.encode(view), "action_mask": mask}
-        self._cache[agent] = out
-        return out
+        out = self._cache.get(agent)
+        if out is None:
+            assert self.match is not None, "call reset() first"
+            seat = self._index[agent]
+            view = self.match.state.observation(seat)
+            mask = np.zeros(self.config.num_actions, np.int8)
+            # only the seat to act has a move (the sitter's view lists the captain's moves)
+            if seat == self.match.state.current_player() and view.legal_actions:
+                mask[list(view.legal_actions)] = 1
+            out = self._cache[agent] = {"observation": self.encoder.encode(view),
+                                        "action_mask": mask}
+        # copies: a caller that writes into its arrays must not change the next look
+        return {k: v.copy() for k, v in out.items()}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
+        if agent not in self.terminations:  # every agent is done: the episode is over
+            raise IllegalActionError("the episode is over: call reset()")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
