@@ -153,6 +153,21 @@ def test_reset_seed_reproduces_episode():
     assert a.unwrapped.state_.hand_of(0) != b.unwrapped.state_.hand_of(0)
 
 
+def _simple_gin_turns(env, max_iter=100_000):
+    """Gin: each live turn's (observation, reward) from ``last()``; then the
+    simple bot moves for that agent (agents that are done take their dead step)."""
+    raw = env.unwrapped
+    bot = make_bot("simple", "gin")
+    for agent in env.agent_iter(max_iter=max_iter):
+        obs, reward, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        yield obs, reward
+        seat = raw.possible_agents.index(agent)
+        env.step(bot.act(raw.state_.observation(seat)))
+
+
 def test_only_the_seat_to_act_has_a_mask():
     """Three-player Gin: the sitter's view lists the captain's legal moves
     (it may advise), but its action mask is all zeros: it has no move."""
@@ -172,23 +187,15 @@ def test_refused_action_keeps_the_reward_still_to_be_seen():
     """An illegal action that raises changes nothing, not even the reward the
     agent has not yet seen with last()."""
     env = aec_env("gin", reward="hand", target=200)
-    raw = env.unwrapped
-    bots = [make_bot("simple", "gin", seed=i) for i in range(2)]
     env.reset(seed=2)
     checked = 0
-    for agent in env.agent_iter(max_iter=2000):
-        obs, reward, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
+    for obs, reward in _simple_gin_turns(env, max_iter=2000):
         if reward:
             illegal = int((obs["action_mask"] == 0).nonzero()[0][0])
             with pytest.raises(IllegalActionError):
                 env.step(illegal)
             assert env.last()[1] == reward
             checked += 1
-        seat = raw.possible_agents.index(agent)
-        env.step(bots[seat].act(raw.state_.observation(seat)))
     assert checked >= 2
 
 
@@ -197,7 +204,6 @@ def test_observations_are_the_callers_and_the_end_is_told():
     next observation; stepping once every agent is done (unwrapped) is an
     IllegalActionError, not a KeyError."""
     env = aec_env("gin", wrap=False, target=10)
-    bots = [make_bot("simple", "gin", seed=i) for i in range(2)]
     env.reset(seed=1)
     first = env.observe(env.agent_selection)
     keep = {k: v.copy() for k, v in first.items()}
@@ -205,13 +211,8 @@ def test_observations_are_the_callers_and_the_end_is_told():
         v[...] = 0
     again = env.observe(env.agent_selection)
     assert all((again[k] == keep[k]).all() for k in keep)
-    while env.agents:
-        agent = env.agent_selection
-        _obs, _r, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        seat = env.possible_agents.index(agent)
-        env.step(bots[seat].act(env.state_.observation(seat)))
+    for _ in _simple_gin_turns(env):
+        pass
+    assert not env.agents
     with pytest.raises(IllegalActionError, match="over"):
         env.step(0)
