@@ -215,9 +215,15 @@ class State(ABC):
         """Validate the options and key every shuffle to the seed."""
         self.options = resolve_options(self.option_spec, options)
         # 7.0, True or "7" would deal another game than 7 (the shuffles key on its text)
-        if seed is not None and (isinstance(seed, bool) or not hasattr(type(seed), "__index__")):
-            raise OptionError(f"the seed must be a whole number, not {seed!r}")
-        self.seed = None if seed is None else operator.index(seed)
+        if seed is not None:
+            try:
+                whole = None if isinstance(seed, bool) else operator.index(seed)
+            except TypeError:  # a float, a string, an array of several
+                whole = None
+            if whole is None:
+                raise OptionError(f"the seed must be a whole number, not {seed!r}")
+            seed = whole
+        self.seed = seed
         self.events = []
         # each shuffle draws from its own generator keyed by the seed, so a
         # clone copies no generator state

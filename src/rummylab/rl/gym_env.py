@@ -42,7 +42,8 @@ class RummyGymEnv(gym.Env):  # type: ignore[misc, unused-ignore]
       ``info["illegal_action"]`` is True; the step counts towards
       ``max_steps``) or ``"raise"`` (IllegalActionError). The default lets
       unmasked learners and Gymnasium's ``check_env`` (which samples
-      unmasked actions) run; masked learners never trigger it.
+      unmasked actions) run; masked learners never trigger it. A float or a
+      bool is no action: it raises IllegalActionError in either mode.
     - ``reward``, ``players``, ``max_steps`` (learner steps), ``render_mode``
       (``"ansi"``: the learner's own view) and rule options as for
       :func:`rummylab.rl.aec_env`.
