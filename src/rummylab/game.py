@@ -31,6 +31,22 @@ from rummylab.options import Option, OptionValue, resolve_options
 TERMINAL = -1
 
 
+def whole_number(value: object) -> int | None:
+    """``value`` as an int if it is a whole number (numpy's integers too),
+    else None: never a bool, a float or a string, which ``int()`` would turn
+    into another number.
+
+    >>> whole_number(7), whole_number(7.0), whole_number(True), whole_number("7")
+    (7, None, None, None)
+    """
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:  # a float, a string, an array of several
+        return None
+
+
 def as_action(action: object) -> int:
     """An action id as a plain ``int``: any integer type passes (numpy's
     too, through ``__index__``); anything else is an
@@ -216,10 +232,7 @@ class State(ABC):
         self.options = resolve_options(self.option_spec, options)
         # 7.0, True or "7" would deal another game than 7 (the shuffles key on its text)
         if seed is not None:
-            try:
-                whole = None if isinstance(seed, bool) else operator.index(seed)
-            except TypeError:  # a float, a string, an array of several
-                whole = None
+            whole = whole_number(seed)
             if whole is None:
                 raise OptionError(f"the seed must be a whole number, not {seed!r}")
             seed = whole
@@ -227,8 +240,7 @@ class State(ABC):
         self.events = []
         # each shuffle draws from its own generator keyed by the seed, so a
         # clone copies no generator state
-        self._base_seed = (self.seed if self.seed is not None
-                           else random.SystemRandom().randrange(2**63))
+        self._base_seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
 
     def _rng(self, purpose: str) -> random.Random:
         return random.Random(f"{self.game_name}/{self._base_seed}/{purpose}")

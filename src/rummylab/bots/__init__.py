@@ -61,9 +61,10 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
             key, sep, value = item.partition("=")
             if not sep or not key:
                 raise OptionError(f"bot option {item!r} in {spec!r} must be written key=value")
-            if key.strip() in opts:
-                raise OptionError(f"bot option {key.strip()!r} given twice in {spec!r}")
-            opts[key.strip()] = value.strip()
+            key = key.strip()
+            if key in opts:
+                raise OptionError(f"bot option {key!r} given twice in {spec!r}")
+            opts[key] = value.strip()
     return name.strip().lower(), opts
 
 

@@ -3,13 +3,12 @@ stepped one action at a time, with hand rewards, truncation and a text view."""
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Mapping
 from typing import Any
 
 from rummylab.cards import cards_str, mask_str, multi_str
 from rummylab.errors import IllegalActionError, OptionError
-from rummylab.game import State
+from rummylab.game import State, whole_number
 from rummylab.match import apply_move
 from rummylab.rl.specs import GameSpec, spec_of, zero_sum
 
@@ -130,17 +129,13 @@ def action_id(action: Any) -> int:
     ...
     rummylab.errors.IllegalActionError: an action is a whole number, not 1.9
     """
-    if not isinstance(action, bool | float):
-        try:
-            return operator.index(action)
-        except TypeError:
-            pass
-        # a one-element integer array, as a vectorised policy returns it
-        if getattr(action, "size", None) == 1 and hasattr(action, "item"):
-            value = action.item()
-            if isinstance(value, int) and not isinstance(value, bool):
-                return value
-    raise IllegalActionError(f"an action is a whole number, not {action!r}")
+    whole = whole_number(action)
+    # a one-element integer array, as a vectorised policy returns it
+    if whole is None and getattr(action, "size", None) == 1 and hasattr(action, "item"):
+        whole = whole_number(action.item())
+    if whole is None:
+        raise IllegalActionError(f"an action is a whole number, not {action!r}")
+    return whole
 
 
 def render_text(state: State, seat: int | None = None) -> str:
