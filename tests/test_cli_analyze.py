@@ -1,4 +1,5 @@
-"""``rummylab analyze``: an option the game does not read is refused, not dropped."""
+"""``rummylab analyze``: an option the game does not read is refused, not dropped;
+so is an empty Manipulation hand."""
 
 from __future__ import annotations
 
@@ -18,8 +19,10 @@ HAND = ["7c", "8c", "9c", "4d", "4h", "4s", "2c", "3c", "Ah", "2h"]
     (["three-thirteen", "7h", "8h", "9h", "--round", "1", "--table", "5h 6h 7h"], "--table"),
     (["manipulation", "--hand", "7h", "--round", "2"], "--round"),
     (["manipulation", "7h", "--hand", "8h"], "not both"),
+    (["manipulation", "--hand", ""], "the hand is empty"),
+    (["manipulation", "--hand", "  ", "--table", "5h 6h 4h"], "the hand is empty"),
 ])
-def test_options_the_game_does_not_read_are_refused(capsys: pytest.CaptureFixture[str],
+def test_options_it_does_not_read_and_empty_hands_are_refused(capsys: pytest.CaptureFixture[str],
                                                      argv: list[str], needle: str) -> None:
     assert main(["analyze", *argv]) == 2
     captured = capsys.readouterr()

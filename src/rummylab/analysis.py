@@ -94,6 +94,8 @@ def analyze_manipulation(table: str, hand: str, decks: int = 2) -> dict[str, Any
     start = parse_table(table, decks) if table.strip() else ()
     check_table(start, decks)
     cards = parse_cards(hand, jokers=True)
+    if not cards:
+        raise CardError("the hand is empty: a player with no cards has gone out (§4.8)")
     check_pack(start, decks, cards)
     play = best_play(start, cards, decks)
     if play is None:
