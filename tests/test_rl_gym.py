@@ -132,6 +132,27 @@ def test_max_steps_truncates():
         assert trunc == (i == 4)
 
 
+def test_no_step_outside_an_episode():
+    """A step before ``reset()``, or after the episode was truncated, is an
+    IllegalActionError that changes nothing; ``reset`` takes no options."""
+    env = gym_env("gin", opponent="random", max_steps=2)
+    with pytest.raises(IllegalActionError, match="reset"):
+        env.step(0)
+    env.reset(seed=3)
+    for _ in range(2):
+        _, _, term, trunc, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert trunc and not term
+    state = env.unwrapped.match.state
+    before = [state.observation(s).to_dict() for s in range(2)]
+    with pytest.raises(IllegalActionError, match="truncated"):
+        env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert [state.observation(s).to_dict() for s in range(2)] == before
+    env.reset(seed=3, options={})  # an empty dict is no option
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+    with pytest.raises(OptionError, match="no options"):
+        env.reset(options={"target": 50})
+
+
 def test_opponents_play_their_text_moves():
     """The opponents' moves come from ``Bot.move``, so a bot's text move
     (Manipulation: any legal meld) is applied as the bot made it."""

@@ -43,7 +43,9 @@ class RummyGymEnv(gym.Env):  # type: ignore[misc, unused-ignore]
       ``max_steps``) or ``"raise"`` (IllegalActionError). The default lets
       unmasked learners and Gymnasium's ``check_env`` (which samples
       unmasked actions) run; masked learners never trigger it. A float or a
-      bool is no action: it raises IllegalActionError in either mode.
+      bool is no action: it raises IllegalActionError in either mode, as
+      does a step before ``reset()`` or after the episode ended or was
+      truncated.
     - ``reward``, ``players``, ``max_steps`` (learner steps), ``render_mode``
       (``"ansi"``: the learner's own view) and rule options as for
       :func:`rummylab.rl.aec_env`.
@@ -101,10 +103,14 @@ class RummyGymEnv(gym.Env):  # type: ignore[misc, unused-ignore]
         self.episode_return = 0.0
         self._pending = 0.0
         self._steps = 0
+        self._truncated = False  # the last step truncated the episode
 
     # -- gymnasium API ---------------------------------------------------
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        if options:
+            raise OptionError("reset() takes no options: give rule options to the environment "
+                              f"itself, not {sorted(options)!r}")
         super().reset(seed=seed)
         rng = self.np_random
         n = self.config.players
@@ -124,13 +130,18 @@ class RummyGymEnv(gym.Env):  # type: ignore[misc, unused-ignore]
             # the match ended before the learner's first turn: an episode has one
         self.episode_return = 0.0
         self._steps = 0
+        self._truncated = False
         return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        assert self.match is not None, "call reset() first"
+        if self.match is None:
+            raise IllegalActionError("no episode yet: call reset() first")
         m = self.match
         if m.state.is_terminal():
             raise IllegalActionError("the episode is over: call reset()")
+        if self._truncated:
+            raise IllegalActionError(f"the episode was truncated after {self.max_steps} steps: "
+                                     "call reset()")
         action = action_id(action)
         self._steps += 1
         truncated = self.max_steps is not None and self._steps >= self.max_steps
@@ -143,13 +154,14 @@ class RummyGymEnv(gym.Env):  # type: ignore[misc, unused-ignore]
             self.episode_return += reward
             info = self._info()
             info["illegal_action"] = True
+            self._truncated = truncated
             return self._obs(), reward, False, truncated, info
         reward = self._take_pending() + m.step(action)[self.seat]
         reward += self._advance()
         self.episode_return += reward
         terminated = m.state.is_terminal()
-        return self._obs(), float(reward), terminated, truncated and not terminated, \
-            self._info()
+        self._truncated = truncated and not terminated
+        return self._obs(), float(reward), terminated, self._truncated, self._info()
 
     def _take_pending(self) -> float:
         pending, self._pending = self._pending, 0.0
