@@ -134,7 +134,7 @@ def test_max_steps_truncates():
 
 def test_no_step_outside_an_episode():
     """A step before ``reset()``, or after the episode was truncated, is an
-    IllegalActionError that changes nothing; ``reset`` takes no options."""
+    IllegalActionError that changes nothing; ``reset`` starts another."""
     env = gym_env("gin", opponent="random", max_steps=2)
     with pytest.raises(IllegalActionError, match="reset"):
         env.step(0)
@@ -147,10 +147,8 @@ def test_no_step_outside_an_episode():
     with pytest.raises(IllegalActionError, match="truncated"):
         env.step(int(np.flatnonzero(env.action_masks())[0]))
     assert [state.observation(s).to_dict() for s in range(2)] == before
-    env.reset(seed=3, options={})  # an empty dict is no option
+    env.reset(seed=3)
     env.step(int(np.flatnonzero(env.action_masks())[0]))
-    with pytest.raises(OptionError, match="no options"):
-        env.reset(options={"target": 50})
 
 
 def test_opponents_play_their_text_moves():

@@ -108,9 +108,8 @@ class RummyGymEnv(gym.Env):  # type: ignore[misc, unused-ignore]
     # -- gymnasium API ---------------------------------------------------
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
-        if options:
-            raise OptionError("reset() takes no options: give rule options to the environment "
-                              f"itself, not {sorted(options)!r}")
+        # ``options`` is accepted and unused, as the checkers of Gymnasium and
+        # PettingZoo expect; rule options are the environment's own
         super().reset(seed=seed)
         rng = self.np_random
         n = self.config.players
