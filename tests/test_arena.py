@@ -146,12 +146,16 @@ def test_paths_that_cannot_be_written_fail_before_the_run(
         assert list(tmp_path.iterdir()) == []  # no record written, not even an empty one
 
 
-def test_bad_scheduler_address_is_one_line(tmp_path: Path,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("address", ["nonsense", "tls://127.0.0.1:1", "wss://127.0.0.1:1",
+                                     "inproc://x", "ucx://127.0.0.1:1"])
+def test_bad_scheduler_address_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                           address: str) -> None:
+    """Addresses of the wrong form, and the protocols the arena cannot use
+    (no security settings, in-process only, no UCX), fail before any contact."""
     pytest.importorskip("distributed")
     rec = tmp_path / "r.jsonl"
     argv = ["arena", "gin", "--bots", "simple,random", "--games", "1", "--no-progress",
-            "--backend", "dask", "--scheduler", "nonsense", "--record", str(rec)]
+            "--backend", "dask", "--scheduler", address, "--record", str(rec)]
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("rummylab: error: bad Dask scheduler address") and "\n" not in err
@@ -206,6 +210,43 @@ def test_plot_writes_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
                  "--plot", str(png), *FAST]) == 0
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "simple" in capsys.readouterr().out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rates.png"]
+
+
+def test_plot_and_record_at_one_path_are_refused(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Else the plot, written last, would replace the record."""
+    pytest.importorskip("matplotlib")
+    same = tmp_path / "x.png"
+    same.write_text("an older record\n", encoding="utf-8")
+    assert main(["arena", "gin", "--bots", "simple,random", "--games", "1", "--no-progress",
+                 "--record", str(same), "--plot", str(tmp_path / "." / "x.png"), *FAST]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "name the same file" in captured.err
+    assert same.read_text(encoding="utf-8") == "an older record\n"
+
+
+def test_a_plot_that_fails_keeps_the_older_files(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plot is drawn before the record is kept: if drawing fails, the
+    older record and plot stay as they were and no part file is left."""
+    pytest.importorskip("matplotlib")
+    rec, png = tmp_path / "r.jsonl", tmp_path / "p.png"
+    rec.write_text("an older record\n", encoding="utf-8")
+    png.write_bytes(b"an older plot")
+
+    def broken(result: object, path: str) -> None:
+        Path(path).write_bytes(b"half a plot")
+        raise arena.ArenaError(f"cannot write {path}: disk full")
+
+    monkeypatch.setattr(arena, "plot", broken)
+    assert main(["arena", "gin", "--bots", "simple,random", "--games", "1", "--no-progress",
+                 "--record", str(rec), "--plot", str(png), *FAST]) == 2
+    assert "disk full" in capsys.readouterr().err
+    assert rec.read_text(encoding="utf-8") == "an older record\n"
+    assert png.read_bytes() == b"an older plot"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.png", "r.jsonl"]
 
 
 def test_dask_backend_matches_local(capsys: pytest.CaptureFixture[str]) -> None:

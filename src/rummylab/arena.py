@@ -194,14 +194,24 @@ def check_scheduler(address: str) -> None:
     >>> check_scheduler("127.0.0.1")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     rummylab.arena.ArenaError: bad Dask scheduler address '127.0.0.1': missing port number...
+
+    Only plain ``tcp://`` and ``ws://`` schedulers: the secure ones (``tls``,
+    ``wss``) need security settings the arena does not take, ``inproc`` lives
+    in one process and ``ucx`` needs its own stack.
+
+    >>> check_scheduler("tls://127.0.0.1:8786")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    rummylab.arena.ArenaError: bad Dask scheduler address 'tls://127.0.0.1:8786': ...
     """
     require("distributed", "--backend dask")
     from distributed.comm.addressing import parse_address, parse_host_port
 
     try:
         protocol, location = parse_address(address)
-        if protocol in ("tcp", "tls", "ws", "wss"):
-            parse_host_port(location)
+        if protocol not in ("tcp", "ws"):
+            raise ValueError(f"{protocol}:// is not supported, give tcp://HOST:PORT "
+                             "(or ws://HOST:PORT)")
+        parse_host_port(location)
     except ValueError as e:
         raise ArenaError(f"bad Dask scheduler address {address!r}: {e}") from None
 
@@ -215,7 +225,7 @@ def _run_dask(chunks: Sequence[Chunk], scheduler: str) -> Iterator[ChunkResult]:
     try:
         client = distributed.Client(scheduler, timeout=DASK_CONNECT_TIMEOUT,
                                     set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as e:
+    except (OSError, TimeoutError, ValueError, TypeError) as e:
         raise ArenaError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
     try:
         futures = client.map(play_chunk, list(chunks), pure=False)

@@ -28,7 +28,7 @@ from rummylab.bots import make_bot
 from rummylab.errors import RecordError, RummyError
 from rummylab.match import FIGURES, MatchStats, match_seeds, play_match
 from rummylab.options import parse_option_args
-from rummylab.records import RecordWriter, replay
+from rummylab.records import RecordWriter, replay, unwritable
 from rummylab.registry import game_class, new_state
 
 app = typer.Typer(
@@ -51,17 +51,9 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 def writable(path: Path) -> None:
     """Fail now, not after a long run, if a file cannot be written at ``path``."""
-    if path.is_dir():
-        fail(f"cannot write {path}: it is a directory")
-    if path.exists():
-        if not os.access(path, os.W_OK):
-            fail(f"cannot write {path}: permission denied")
-        return
-    parent = path.parent
-    if not parent.is_dir():
-        fail(f"cannot write {path}: no directory {parent}")
-    if not os.access(parent, os.W_OK):
-        fail(f"cannot write {path}: permission denied")
+    reason = unwritable(path)
+    if reason is not None:
+        fail(reason)
 
 
 def staged(path: Path) -> Path:
@@ -283,7 +275,7 @@ def arena(
         "--option", help="rule option key=value (repeatable)")] = None,
     backend: Annotated[str, typer.Option(help="local or dask")] = "local",
     scheduler: Annotated[str | None, typer.Option(
-        help="Dask scheduler address (with --backend dask)")] = None,
+        help="Dask scheduler address, tcp://HOST:PORT (with --backend dask)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the results as JSON")] = False,
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
 ) -> None:
@@ -321,7 +313,10 @@ def arena(
         require("distributed", "--backend dask")
     if plot_ is not None:
         writable(plot_)
+        if record is not None and plot_.resolve() == record.resolve():
+            fail(f"--record and --plot name the same file: {plot_}")
     rotations = len(specs)
+    plot_part = None if plot_ is None else staged(plot_)
     with record_stream(record) as stream, Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
             TimeElapsedColumn(), console=err_console, disable=not progress or as_json) as bar:
@@ -329,14 +324,22 @@ def arena(
         result = run_arena(name, specs, games, seed, options, workers=workers,
                            backend=backend, scheduler=scheduler, record=stream,
                            progress=lambda done: bar.update(task, completed=done))
+        if plot_part is not None:
+            # drawn before the record is kept: a plot that fails keeps both files as they were
+            try:
+                plot(result, str(plot_part))
+            except BaseException:
+                if plot_part != plot_:
+                    plot_part.unlink(missing_ok=True)
+                raise
+    if plot_ is not None and plot_part is not None and plot_part != plot_:
+        plot_part.replace(plot_)
     if as_json:
         console.print_json(json.dumps(result.to_dict()))
     else:
         _arena_table(name, result.to_dict())
-    if plot_ is not None:
-        plot(result, str(plot_))
-        if not as_json:
-            console.print(f"plot: {plot_}", highlight=False)
+    if plot_ is not None and not as_json:
+        console.print(f"plot: {plot_}", highlight=False)
 
 
 def _arena_table(name: str, d: dict[str, Any]) -> None:

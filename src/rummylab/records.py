@@ -36,8 +36,10 @@ the record byte for byte.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO, Any
 
 from rummylab.cards import parse_cards
@@ -47,6 +49,26 @@ from rummylab.registry import game_class
 
 FORMAT = "rummylab-record"
 VERSION = 1
+
+
+def unwritable(path: Path) -> str | None:
+    """Why a file cannot be written at ``path`` (one line), or None if it
+    can: asked before a long run, so that it fails at once, not at the end.
+    Nothing is created.
+
+    >>> unwritable(Path("/no/such/dir/run.jsonl"))
+    'cannot write /no/such/dir/run.jsonl: no directory /no/such/dir'
+    """
+    if path.is_dir():
+        return f"cannot write {path}: it is a directory"
+    if path.exists():
+        return None if os.access(path, os.W_OK) else f"cannot write {path}: permission denied"
+    parent = path.parent
+    if not parent.is_dir():
+        return f"cannot write {path}: no directory {parent}"
+    if not os.access(parent, os.W_OK):
+        return f"cannot write {path}: permission denied"
+    return None
 
 
 def dumps(event: Event) -> str:
