@@ -20,6 +20,10 @@ of rounds won and of points per round, and how many rounds changed result:
     python scripts/manipulation_rounds.py --bot strong:guard=0 --seed 2 --save base.jsonl
     python scripts/manipulation_rounds.py --bot strong --seed 2 --against base.jsonl
 
+(``--save FILE`` writes each round to ``FILE.part`` as it goes and renames it
+onto ``FILE`` at the end, so a run that fails or is stopped leaves an older
+``FILE`` whole.)
+
 A match is won by the points of its rounds, not by their count (§4.11: once
 a round brings a player to 150, each player there adds a 100-point bonus,
 every other player 25 for each round won, and the most points win), so the
@@ -42,16 +46,18 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import IO, NoReturn
 
 ROOT = Path(__file__).resolve().parent.parent
 # measure the working tree, installed or not
 sys.path[:0] = [str(ROOT / "src")]
 
 from rummylab.bots import make_bot  # noqa: E402
+from rummylab.errors import RummyError  # noqa: E402
 from rummylab.game import Event  # noqa: E402
 from rummylab.manipulation.game import ManipulationState  # noqa: E402
 from rummylab.match import apply_move, paired_difference, saved_run, wilson  # noqa: E402
+from rummylab.records import unwritable  # noqa: E402
 
 
 def first_round(spec: str, seat: int, seed: int) -> Event:
@@ -213,8 +219,16 @@ def main() -> None:
     ap.add_argument("--matches", type=int, default=4000, metavar="N",
                     help="matches per resample for the match estimate (0: none)")
     args = ap.parse_args()
+    if args.deals < 1:
+        fail("--deals must be at least 1")
     if args.matches < 0:
         fail("--matches must be at least 0")
+    try:
+        make_bot(args.bot, "manipulation", 0)  # a bad spec fails before anything runs
+    except RummyError as e:
+        fail(str(e))
+    if args.save and (reason := unwritable(Path(args.save))):
+        fail(reason)
     base = load_rounds(args.against, args.seed) if args.against else None
     # read once, before the run: the saved rounds by deal, for the paired match estimate
     theirs = load_matches(args.against, args.seed) if args.against and args.matches else None
@@ -222,10 +236,44 @@ def main() -> None:
         fail(f"{args.against} holds fewer than two rounds of these {args.deals} deals")
     rounds: dict[tuple[int, int], list[float]] = {}
     by_deal: dict[int, list[Round]] = {}
+    # written as it goes to FILE.part, renamed at the end: a run that fails or
+    # is stopped leaves an older FILE whole
+    part = Path(f"{args.save}.part") if args.save else None
     try:
-        save = open(args.save, "w") if args.save else None  # noqa: SIM115 (written as it goes)
+        save = part.open("w", encoding="utf-8") if part else None
     except OSError as e:
-        fail(f"cannot write {args.save}: {e}")
+        fail(f"cannot write {part}: {e.strerror}")
+    try:
+        play(args, rounds, by_deal, save)
+    except BaseException:
+        if save is not None:
+            save.close()
+            assert part is not None
+            part.unlink(missing_ok=True)
+        raise
+    if save is not None:
+        save.close()
+        assert part is not None
+        part.replace(args.save)
+    if base is not None:
+        print(paired(rounds, base))
+    if args.matches:
+        runs = [by_deal] if theirs is None else [by_deal, theirs]
+        try:
+            est = match_estimates(runs, matches=args.matches)
+        except ValueError as e:
+            print(f"match share: none ({e})")
+            return
+        print(f"match share, rounds drawn at random: {est[0][0]:.3f} (se {est[0][1]:.3f})"
+              + ("" if theirs is None else f"; the saved run {est[1][0]:.3f}, paired "
+                 f"{est[2][0]:+.3f} (se {est[2][1]:.3f})"))
+
+
+def play(args: argparse.Namespace, rounds: dict[tuple[int, int], list[float]],
+         by_deal: dict[int, list[Round]], save: IO[str] | None) -> None:
+    """Play the first round of every deal with the bot in each seat, fill
+    ``rounds`` and ``by_deal``, write each round to ``save`` and print the
+    bot's figures."""
     start = time.perf_counter()
     won = points = others = value = lost_value = 0.0
     out = n = lost = 0
@@ -259,20 +307,6 @@ def main() -> None:
           f"points/round {points / n:.2f} (simple {others / n:.2f}), "
           f"hand at the end {value / n:.1f} ({lost_value / max(lost, 1):.1f} in rounds lost), "
           f"went out {out}, {time.perf_counter() - start:.0f} s")
-    if save is not None:
-        save.close()
-    if base is not None:
-        print(paired(rounds, base))
-    if args.matches:
-        runs = [by_deal] if theirs is None else [by_deal, theirs]
-        try:
-            est = match_estimates(runs, matches=args.matches)
-        except ValueError as e:
-            print(f"match share: none ({e})")
-            return
-        print(f"match share, rounds drawn at random: {est[0][0]:.3f} (se {est[0][1]:.3f})"
-              + ("" if theirs is None else f"; the saved run {est[1][0]:.3f}, paired "
-                 f"{est[2][0]:+.3f} (se {est[2][1]:.3f})"))
 
 
 if __name__ == "__main__":

@@ -50,8 +50,11 @@ from rich.progress import (  # noqa: E402
 )
 from rich.table import Table  # noqa: E402
 
+from rummylab.bots import make_bot  # noqa: E402
 from rummylab.bots.openspiel_gin import SpielHand, SpielResult, play_hands  # noqa: E402
+from rummylab.errors import RummyError  # noqa: E402
 from rummylab.match import paired_difference, saved_run  # noqa: E402
+from rummylab.records import unwritable  # noqa: E402
 
 
 def _slice(bot: str, hands: int, seed: int, first: int, last: int) -> SpielResult:
@@ -167,16 +170,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--against", metavar="FILE",
                     help="a saved run of the same seed to compare hand by hand")
     args = ap.parse_args(argv)
+    if args.hands < 1:
+        fail("--hands must be at least 1")
+    if args.workers < 1:
+        fail("--workers must be at least 1")
+    try:
+        make_bot(args.bot, "gin", 0)  # a bad spec fails before anything runs
+    except RummyError as e:
+        fail(str(e))
+    for path in (args.save, None if args.json == "-" else args.json):
+        if path and (reason := unwritable(Path(path))):
+            fail(reason)
     base = load_hands(args.against, args.seed) if args.against else None
     if base is not None and len(set(base) & set(range(args.hands))) < 2:
         fail(f"{args.against} holds fewer than two of these {args.hands} hands")
-    if args.save:
-        try:
-            # opened, not emptied: an interrupted run leaves an older file whole
-            with open(args.save, "a"):
-                pass
-        except OSError as e:
-            fail(f"cannot write {args.save}: {e}")
     console = Console(stderr=args.json == "-")
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TimeRemainingColumn(), console=console,

@@ -255,3 +255,30 @@ def test_strength_script_pairs_two_bots_on_the_same_hands(tmp_path: Any) -> None
         assert r.returncode == 2 and "Traceback" not in r.stderr
         assert r.stderr.strip().startswith(message)
         assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_strength_script_refuses_bad_input_before_playing(tmp_path: Any) -> None:
+    """Counts below one, an unknown bot and a file that cannot be written are
+    one-line errors with exit code 2, before any hand is played; no file is
+    created or emptied."""
+    script = SCRIPTS / "strength_openspiel.py"
+    kept = tmp_path / "kept.jsonl"
+    kept.write_text("an older run\n")
+    run = [sys.executable, str(script), "--seed", "3", "--no-progress"]
+    for args, message in (
+        (["--hands", "0"], "error: --hands must be at least 1"),
+        (["--hands", "-5"], "error: --hands must be at least 1"),
+        (["--hands", "4", "--workers", "0"], "error: --workers must be at least 1"),
+        (["--hands", "4", "--bot", "nosuchbot", "--save", str(kept)], "error: "),
+        (["--hands", "4", "--bot", "nosuchbot", "--save", str(tmp_path / "new.jsonl")],
+         "error: "),
+        (["--hands", "4", "--json", str(tmp_path / "no" / "x.json")],
+         f"error: cannot write {tmp_path / 'no' / 'x.json'}: no directory"),
+        (["--hands", "4", "--save", str(tmp_path)], "error: cannot write"),
+    ):
+        r = subprocess.run([*run, *args], capture_output=True, text=True)
+        assert r.returncode == 2 and "Traceback" not in r.stderr, (args, r.stderr)
+        assert r.stderr.strip().startswith(message) and len(r.stderr.strip().splitlines()) == 1
+        assert r.stdout == ""
+    assert kept.read_text() == "an older run\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.jsonl"]

@@ -533,3 +533,27 @@ def test_rounds_script_pairs_two_runs_on_the_same_deals(tmp_path: Any) -> None:
     # the script's own doctest (scripts are outside the doctest paths)
     tested = doctest.testmod(script_module("manipulation_rounds.py"))
     assert tested.attempted > 0 and tested.failed == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["base.jsonl", "empty.jsonl"]
+
+
+def test_rounds_script_refuses_bad_input_before_playing(tmp_path: Any) -> None:
+    """No deals, an unknown bot or a file that cannot be written: one line,
+    exit code 2, nothing played, and an older ``--save`` file left whole."""
+    script = SCRIPTS / "manipulation_rounds.py"
+    kept = tmp_path / "kept.jsonl"
+    kept.write_text("an older run\n")
+    run = [sys.executable, str(script), "--seed", "3"]
+    for args, message in (
+        (["--deals", "0"], "error: --deals must be at least 1"),
+        (["--deals", "-2"], "error: --deals must be at least 1"),
+        (["--deals", "1", "--bot", "nosuchbot", "--save", str(kept)], "error: "),
+        (["--deals", "1", "--bot", "strong:nosuch=1"], "error: "),
+        (["--deals", "1", "--save", str(tmp_path / "no" / "r.jsonl")],
+         f"error: cannot write {tmp_path / 'no' / 'r.jsonl'}: no directory"),
+    ):
+        r = subprocess.run([*run, *args], capture_output=True, text=True)
+        assert r.returncode == 2 and "Traceback" not in r.stderr, (args, r.stderr)
+        assert r.stderr.strip().startswith(message) and len(r.stderr.strip().splitlines()) == 1
+        assert r.stdout == ""
+    assert kept.read_text() == "an older run\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.jsonl"]
