@@ -389,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
     memory = peak_memory(10 if args.quick else 30, args.seed)
     print()
     if compiled is None:
-        print("numba not installed (pip install 'rummylab[fast]'): pure Python only\n")
+        print("numba not installed (pip install -e '.[fast]'): pure Python only\n")
     else:
         print(f"numba kernel: first play in a fresh process {compiled['compile']:.1f}s with an "
               f"empty cache (compiling), {compiled['load']:.1f}s from the cache (cache=True); "

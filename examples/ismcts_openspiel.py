@@ -1,5 +1,5 @@
 """OpenSpiel's information-set MCTS playing a rummylab game (needs
-``pip install 'rummylab[rl]'``).
+``pip install -e '.[rl]'``).
 
     python examples/ismcts_openspiel.py                   # 10 rounds of Three Thirteen, ~1 min
     python examples/ismcts_openspiel.py --game python_rummylab_gin --games 3

@@ -1,5 +1,5 @@
 """A short, plain PPO loop on a rummylab Gymnasium environment, numpy only
-(needs ``pip install 'rummylab[rl]'``; no torch).
+(needs ``pip install -e '.[rl]'``; no torch).
 
     python examples/ppo_numpy.py                    # Three Thirteen vs the simple bot, ~1 min
     python examples/ppo_numpy.py --updates 5        # a smoke run

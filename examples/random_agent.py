@@ -1,4 +1,4 @@
-"""A random agent in each research interface (needs ``pip install 'rummylab[rl]'``).
+"""A random agent in each research interface (needs ``pip install -e '.[rl]'``).
 
     python examples/random_agent.py
 """

@@ -5,7 +5,7 @@ knock card 10, gin bonus 25, undercut bonus 25) between our bot and
 ``pyspiel.make_simple_gin_rummy_bot``, our bot on player 0 in even hands and
 player 1 in odd ones, and prints our points per hand (95% CI), hand win
 rate (95% Wilson interval), drawn hands, knocks, gins and undercuts, and the
-time taken. Needs OpenSpiel (``pip install 'rummylab[rl]'``).
+time taken. Needs OpenSpiel (``pip install -e '.[rl]'``).
 
     python scripts/strength_openspiel.py --bot simple --hands 10000 --seed 1
     python scripts/strength_openspiel.py --bot random --hands 500 --json out.json

@@ -9,7 +9,7 @@ deals were split across worker processes or a Dask cluster.
 
 The engine never needs the heavy libraries: openskill (ratings), matplotlib
 (``--plot``) and dask (``--backend dask``) are imported only when used, from
-the ``arena`` extra (``pip install 'rummylab[arena]'``).
+the ``arena`` extra (``pip install -e '.[arena]'``).
 
 >>> result = run_arena("gin", ["simple", "random"], deals=2, seed=1, options={"target": 10})
 >>> result.stats.matches, result.rotations
@@ -38,7 +38,7 @@ PER_HAND: dict[str, str] = {
 }
 # games where a lower final score ranks better
 LOWER_IS_BETTER = frozenset({"three-thirteen"})
-EXTRA = "pip install 'rummylab[arena]'"
+EXTRA = "pip install -e '.[arena]'"
 
 
 class ArenaError(RummyError):

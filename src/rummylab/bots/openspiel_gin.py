@@ -3,7 +3,7 @@
 A strength check on someone else's engine and opponent: OpenSpiel deals,
 enforces its own rules (single hands, knock card 10, gin bonus 25, undercut
 bonus 25, no big gin) and scores; ``pyspiel.make_simple_gin_rummy_bot`` sits
-on the other seat. Needs OpenSpiel (``pip install 'rummylab[rl]'``); pyspiel
+on the other seat. Needs OpenSpiel (``pip install -e '.[rl]'``); pyspiel
 is imported only when a function here is called.
 
 **What our bot sees.** :func:`observation` builds a :class:`GinObservation`
@@ -106,7 +106,7 @@ def load_pyspiel() -> Any:
         import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
     except ImportError:
         raise ImportError(
-            "OpenSpiel (pyspiel) is not installed: pip install 'rummylab[rl]'"
+            "OpenSpiel (pyspiel) is not installed: pip install -e '.[rl]'"
         ) from None
     return pyspiel
 

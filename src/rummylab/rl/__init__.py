@@ -1,6 +1,6 @@
 """Research interfaces: PettingZoo, Gymnasium and OpenSpiel adapters.
 
-Needs the ``rl`` extra (``pip install 'rummylab[rl]'``: pettingzoo,
+Needs the ``rl`` extra (``pip install -e '.[rl]'``: pettingzoo,
 gymnasium, open_spiel, numpy); the engine itself never imports them.
 Importing this package registers the Gymnasium ids (``rummylab/Gin-v0``,
 ``rummylab/Gin3-v0``, ``rummylab/ThreeThirteen-v0``,
