@@ -1,5 +1,16 @@
 """Bots: each sees only its seat's observation and returns a legal action.
 
+Other packages add bots by name through the entry-point group
+``rummylab.bots``: each entry point names a mapping from game name to a
+factory ``(options, seed) -> Bot`` (the shape of :data:`BOT_LEVELS`' values),
+or a :class:`Bot` subclass, which then plays the games in its ``games``
+attribute (every game if it has none). ``make_bot`` loads one the first time
+its name is asked for, so ``play``, ``simulate`` and ``arena`` (and their
+worker processes) know it by name once its package is installed::
+
+    [project.entry-points."rummylab.bots"]
+    mybot = "mypackage.bots:MyBot"
+
 >>> from rummylab import new_state
 >>> state = new_state("gin", seed=2)
 >>> bot = make_bot("simple", "gin")
@@ -10,7 +21,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from importlib.metadata import entry_points
 
 from rummylab.bots.base import Bot
 from rummylab.bots.levels_others import merge_levels as _merge_strong_others
@@ -81,13 +93,48 @@ def make_bot(spec: str, game: str, seed: int | None = None) -> Bot:
     name, opts = parse_bot_spec(spec)
     name = LEVEL_NAMES.get(name, name)
     game_name = game_class(game).game_name
-    if name not in BOT_LEVELS:
+    if name not in BOT_LEVELS and not _load_plugin(name):
         known = ", ".join([*BOT_LEVELS, *LEVEL_NAMES])
         raise OptionError(f"unknown bot {name!r} (bots: {known})")
     factories = BOT_LEVELS[name]
     if game_name not in factories:
         raise OptionError(f"bot {name!r} does not play {game_name}")
-    return factories[game_name](opts, seed)
+    bot = factories[game_name](opts, seed)
+    if bot.name != name:
+        bot.name = name  # a subclass that kept its parent's name: records name it as asked
+    return bot
+
+
+GAMES = ("gin", "gin3", "three-thirteen", "manipulation")
+
+
+def _factory(cls: type[Bot]) -> Callable[[dict[str, str], int | None], Bot]:
+    def make(options: dict[str, str], seed: int | None) -> Bot:
+        return cls(options, seed)
+    return make
+
+
+def _load_plugin(name: str) -> bool:
+    """Register the bot the entry point ``name`` of ``rummylab.bots`` names;
+    False if no installed package declares one."""
+    found = [ep for ep in entry_points(group="rummylab.bots") if ep.name.lower() == name]
+    if not found:
+        return False
+    try:
+        target = found[0].load()
+    except Exception as e:  # a broken plugin is the plugin's error, said in one line
+        raise OptionError(f"bot {name!r} ({found[0].value}) cannot be loaded: "
+                          f"{type(e).__name__}: {e}") from None
+    if isinstance(target, type) and issubclass(target, Bot):
+        cls = target
+        games = getattr(cls, "games", GAMES)
+        BOT_LEVELS[name] = dict.fromkeys(games, _factory(cls))
+    elif isinstance(target, Mapping):
+        BOT_LEVELS[name] = dict(target)
+    else:
+        raise OptionError(f"bot {name!r} ({found[0].value}) is neither a Bot subclass nor a "
+                          "mapping of games to factories")
+    return True
 
 
 __all__ = [
