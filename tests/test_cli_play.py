@@ -95,3 +95,32 @@ def test_manipulation_meld_best_typed_as_the_records_write_it() -> None:
     obs = tg.state.observation(0)
     for typed in ("meld best", "Meld  Best", "m best", "b"):
         assert tg.parse(typed, obs, []) == MELD_BEST
+
+
+def test_three_player_gin_sitter_gives_advice(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str],
+                                              tmp_path: Path) -> None:
+    """§2.2: a player who sits out sees the captain's hand and may advise the
+    bot captain; a bot that sits out advises the player who captains (its
+    hint). Each piece of advice is a legal move of the captain, recorded as
+    an advice line before the captain's move, and the record replays."""
+    from rummylab.tui import TerminalGame
+
+    target = tmp_path / "match.jsonl"
+    monkeypatch.setattr(TerminalGame, "human_turn", _play_as_simple(target))
+    answers = iter(["hint", "1"] * 10_000)  # ask for a hint, then advise the first move
+    monkeypatch.setattr(TerminalGame, "ask", lambda self, prompt: next(answers))
+    assert main(["play", "gin3", "--seed", "3", "--option", "target=40",
+                 "--record", str(target)]) == 0
+    out = capsys.readouterr().out
+    assert "You sit out this hand" in out and "Captain's hand:" in out
+    assert "Hint: " in out and "You advise: " in out  # the player as sitter
+    assert "sitting out, advises: " in out  # a bot sitter advising the player
+    lines = [json.loads(line) for line in target.read_text(encoding="utf-8").splitlines()]
+    cut = next(e for e in lines if e["type"] == "cut")
+    advice = [i for i, e in enumerate(lines) if e["type"] == "advice"]
+    assert advice and cut
+    for i in advice:
+        nxt = lines[i + 1]  # the captain's move follows the advice
+        assert nxt["type"] == "action" and nxt["seat"] != lines[i]["seat"]
+    assert main(["replay", str(target)]) == 0

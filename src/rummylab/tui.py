@@ -106,6 +106,7 @@ class TerminalGame:
         self.bots = {s: make_bot(bot, game, None if seed is None else seed + s)
                      for s in range(self.state.num_players) if s != human}
         self.adviser = make_bot("strong", game)  # hints come from the best bot
+        self.whose = "Your hand"  # whose hand the Gin table shows
         self.names = ["You" if s == human else f"{bot} ({s})"
                       for s in range(self.state.num_players)]
 
@@ -121,6 +122,9 @@ class TerminalGame:
         self.announce_hand()
         while not state.is_terminal():
             seat = state.current_player()
+            if not self.sitter_advice(seat):
+                self.console.print("You left the match.")
+                return
             if seat == self.human:
                 before = self.hand_cards(state.observation(seat))
                 action = self.human_turn()
@@ -144,6 +148,62 @@ class TerminalGame:
 
     def hand_cards(self, obs: Any) -> list[Card]:
         return cards_of(obs.hand)
+
+    # -- three-player Gin: the sitter's advice (§2.2) ----------------------------
+    def sitter_advice(self, seat: int) -> bool:
+        """Before each move of the captain in three-player Gin, the sitter's
+        advice: a bot sitter advises the player who captains (its ``hint``),
+        and a player who sits out sees the captain's hand and may advise the
+        bot captain, who has the final say (bots decide from their own view).
+        Advice is recorded. False if the player left."""
+        st = self.gin
+        if getattr(st, "advise", None) is None or seat != st.non_dealer:
+            return True
+        sitter = st.sitter_seat
+        if sitter == self.human:
+            return self.human_advice()
+        if seat == self.human:
+            action, reason = self.bots[sitter].hint(st.observation(sitter))
+            st.advise(action)
+            self.console.print(f"{self.names[sitter]}, sitting out, advises: "
+                               f"{st.action_to_string(action)} — {reason}", highlight=False)
+        return True
+
+    def human_advice(self) -> bool:
+        st = self.gin
+        obs = st.observation(self.human)
+        self.console.print(f"You sit out this hand; {self.names[st.non_dealer]} captains "
+                           "and is to play.", highlight=False)
+        self.whose = "Captain's hand"
+        try:
+            self.show_table(obs)
+        finally:
+            self.whose = "Your hand"
+        menu = self.menu(obs)
+        for i, (_, label) in enumerate(menu, 1):
+            self.console.print(f"  {i:>2}. {label}", highlight=False)
+        while True:
+            try:
+                raw = self.ask("Your advice (a move, hint, or Enter to say nothing): ")
+            except EOFError:
+                return False
+            if raw.lower() in ("q", "quit", "exit"):
+                return False
+            if not raw:
+                return True
+            if raw.lower() in ("h", "hint"):
+                move, reason = self.adviser.move_hint(obs)
+                said = move if isinstance(move, str) else st.action_to_string(move)
+                self.console.print(f"Hint: {said} — {reason}", highlight=False)
+                continue
+            try:
+                action = self.parse(raw, obs, menu)
+                st.advise(action)
+            except (IllegalActionError, CardError) as e:
+                self.console.print(f"[red]{e}[/]", highlight=False)
+                continue
+            self.console.print(f"You advise: {st.action_to_string(action)}", highlight=False)
+            return True
 
     @staticmethod
     def numbered(text: str, menu: list[tuple[int, str]]) -> int:
@@ -246,7 +306,7 @@ class TerminalGame:
             known = Text("Opponent holds: ")
             known.append_text(cards_text(cards_of(obs.opponent_known)))
             c.print(known)
-        mine = Text("Your hand: ")
+        mine = Text(f"{self.whose}: ")
         mine.append_text(hand_text(obs.hand))
         c.print(mine)
 
