@@ -8,7 +8,9 @@
 Seat 0 is ISMCTS with random rollouts; the other seats play at random.
 ISMCTS draws a world consistent with what its seat has seen at every
 simulation: that is ``state.resample_from_infostate``, which rummylab's
-OpenSpiel games provide.
+OpenSpiel games provide. OpenSpiel's ``ISMCTSBot`` seeds those draws from a
+sampler of its own that takes no seed, so ``--seed`` fixes the deals and the
+random players, and the search differs from run to run.
 """
 
 from __future__ import annotations
