@@ -37,7 +37,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     help="Gin Rummy, three-player Gin, Three Thirteen and Manipulation: "
-    "play, analyze, simulate, replay.",
+    "play, rules, analyze, simulate, arena, replay.",
 )
 console = Console()
 if not console.is_terminal:
@@ -174,7 +174,8 @@ def analyze(
 def simulate(
     game: Annotated[str, typer.Argument(help="gin, gin3, three-thirteen or manipulation")],
     bots: Annotated[str, typer.Option(help="one bot per seat, comma-separated, "
-                                      "e.g. random,simple")] = "",
+                                      "e.g. random,simple (default: simple in every "
+                                      "seat)")] = "",
     games: Annotated[int, typer.Option(help="number of matches")] = 100,
     seed: Annotated[int, typer.Option(help="seed of the whole run")] = 1,
     record: Annotated[Path | None, typer.Option(help="write a JSON Lines record")] = None,
