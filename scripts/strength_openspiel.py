@@ -7,6 +7,12 @@ player 1 in odd ones, and prints our points per hand (95% CI), hand win
 rate (95% Wilson interval), drawn hands, knocks, gins and undercuts, and the
 time taken. Needs OpenSpiel (``pip install -e '.[rl]'``).
 
+Against a gin, OpenSpiel's simple bot ends the hand before it lays its melds
+(its pass for "no lay-offs" lands where the game has skipped the lay-offs),
+so its whole hand counts. The points are OpenSpiel's; the line below them,
+"its gin defence corrected", counts its deadwood in those hands as its best
+melds leave it (``SpielHand.corrected``, :func:`play_hand`).
+
     python scripts/strength_openspiel.py --bot simple --hands 10000 --seed 1
     python scripts/strength_openspiel.py --bot random --hands 500 --json out.json
     python scripts/strength_openspiel.py --bot strong --hands 10000 --workers 2
@@ -90,7 +96,8 @@ def fail(message: str) -> NoReturn:
 def hand_rows(result: SpielResult) -> list[dict[str, Any]]:
     """One row per hand, in hand order: what ``--save`` writes."""
     return [{"seed": result.seed, "hand": i, "player": h.player, "points": h.ours,
-             "outcome": h.outcome, "knocker": h.knocker} for i, h in enumerate(result.hands)]
+             "corrected": h.fair, "outcome": h.outcome, "knocker": h.knocker}
+            for i, h in enumerate(result.hands)]
 
 
 def load_hands(path: str, seed: int) -> dict[int, float]:
@@ -137,6 +144,9 @@ def table(s: dict[str, Any]) -> Table:
     t.add_row("points per hand (ours)",
               f"{s['points_per_hand']:+.2f}  [{s['points_ci_low']:+.2f}, "
               f"{s['points_ci_high']:+.2f}]")
+    t.add_row("  its gin defence corrected (see docs)",
+              f"{s['points_per_hand_corrected']:+.2f}  [{s['points_corrected_ci_low']:+.2f}, "
+              f"{s['points_corrected_ci_high']:+.2f}]  ({s['gins_corrected']} gins)")
     t.add_row("  as player 0 / player 1",
               f"{s['as_player_0']['points_per_hand']:+.2f} / "
               f"{s['as_player_1']['points_per_hand']:+.2f}")

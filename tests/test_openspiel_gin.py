@@ -282,3 +282,80 @@ def test_strength_script_refuses_bad_input_before_playing(tmp_path: Any) -> None
         assert r.stdout == ""
     assert kept.read_text() == "an older run\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.jsonl"]
+
+
+class _Watching:
+    """OpenSpiel's simple bot for the player other than ``ours``, noting the
+    cards it holds when our knock begins."""
+
+    def __init__(self, game: Any, ours: int) -> None:
+        self.ours = ours
+        self.bot = pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), 1 - ours)
+        self.held: list[int] = []
+
+    def restart(self) -> None:
+        self.bot.restart()
+
+    def step(self, state: Any) -> int:
+        if state.knocked()[self.ours] and not self.held:
+            self.held = [int(c) for c in state.hands()[1 - self.ours]]
+        return int(self.bot.step(state))
+
+
+def test_the_simple_bots_gin_defence_is_corrected_apart() -> None:
+    """Against our gin, OpenSpiel's simple bot ends the hand without laying
+    its melds, so OpenSpiel counts its whole hand. ``corrected`` counts what
+    its best melds leave (OpenSpiel's own min_deadwood of the cards it held),
+    only in those hands; the summary reports both figures."""
+    from rummylab.bots.openspiel_gin import _hand_seeds, bot_seed, play_hand
+
+    result = play_hands("strong", 60, seed=8)
+    gins = [i for i, h in enumerate(result.hands) if h.outcome == "gin" and h.knocker == "ours"]
+    assert gins
+    for i, h in enumerate(result.hands):
+        if i not in gins:
+            assert h.corrected is None and h.fair == h.ours
+    game = load_game()
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    hs = _hand_seeds(8, 60)
+    for i in gins:
+        player = i % 2
+        watching = _Watching(game, player)
+        bot = make_bot("strong", "gin", bot_seed(hs[i]))
+        again = play_hand(game, bot, player, hs[i], opponent=watching)
+        assert again == result.hands[i]
+        best = utils.min_deadwood(watching.held)
+        counted = sum(min(10, os_to_card(c) % 13 + 1) for c in watching.held)
+        assert again.ours == 25 + counted  # its whole hand counted: no melds laid
+        assert again.corrected == 25 + best < again.ours
+    s = result.summary()
+    assert s["gins_corrected"] == len(gins)
+    assert s["points_per_hand_corrected"] == pytest.approx(
+        s["points_per_hand"] - sum(result.hands[i].ours - result.hands[i].fair
+                                   for i in gins) / 60)
+
+
+def test_our_bots_seed_is_not_the_deals() -> None:
+    """A bot seeded like the deal would draw from the stream that dealt the
+    cards it cannot see: the random bot's first take or pass was then a
+    function of the opponent's first card. With its own seed it is not."""
+    from collections import Counter
+
+    from rummylab.bots.openspiel_gin import OS_PASS, _hand_seeds, bot_seed, spiel_options
+
+    game = load_game()
+    seeds = _hand_seeds(1, 400)
+    seen: Counter[tuple[bool, int]] = Counter()
+    for i in range(1, 400, 2):  # ours is player 1; player 0 passes the upcard
+        rng = random.Random(seeds[i])
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        low = state.full_history()[0].action < 16  # the opponent's first card
+        state.apply_action(OS_PASS)
+        seat = SpielGinSeat(make_bot("random", "gin", bot_seed(seeds[i])), 1,
+                            options=spiel_options())
+        seen[low, seat.step(state)] += 1
+    takes = {a for (low, a) in seen if low}
+    assert len(takes) == 2, seen  # both moves follow a low first card

@@ -49,6 +49,17 @@ Knock, Layoff       no decision asked: the knocker lays a least-deadwood
 OpenSpiel's hand is a draw (0 each) when the wall passes, when both players
 take the upcard and throw it straight back, or after 50 upcard draws; a
 knock with equal deadwood scores 0 (no undercut bonus).
+
+At the wall our bots see an ordinary draw: ``pass`` there ends the hand (a
+draw), but a bot values it as our engine's ``draw stock``, and after ``take
+discard`` the observation's ``actions`` do not yet list that take. The wall
+is rare (no hand of 1,300 against OpenSpiel's simple bot reached it), so
+this is left as it is.
+
+Against a gin OpenSpiel skips the lay-off step, and its simple bot's first
+move there is the pass meant for "no lay-offs": it ends the hand before
+laying its melds, and its whole hand counts. :func:`play_hand` reports our
+return both ways (``SpielHand.ours`` and ``SpielHand.corrected``).
 """
 
 from __future__ import annotations
@@ -584,13 +595,20 @@ class SpielGinSeat:
 
 @dataclass(frozen=True)
 class SpielHand:
-    """One hand: our player id, our return, how it ended."""
+    """One hand: our player id, our return, how it ended; ``corrected`` is
+    our return had OpenSpiel's simple bot laid its melds against our gin
+    (see :func:`play_hand`), else ``ours``."""
 
     player: int
     ours: float
     outcome: str  # knock, gin, undercut, tie (equal deadwood), drawn
     knocker: str | None  # "ours", "theirs" or None
     moves: int
+    corrected: float | None = None
+
+    @property
+    def fair(self) -> float:
+        return self.ours if self.corrected is None else self.corrected
 
 
 def _outcome(state: Any, player: int) -> tuple[str, str | None]:
@@ -609,6 +627,13 @@ def _hand_seeds(seed: int, n: int) -> list[int]:
     return [rng.randrange(2**62) for _ in range(n)]
 
 
+def bot_seed(hand_seed: int) -> int:
+    """Our bot's seed in the hand dealt from ``hand_seed``: another stream, as
+    a bot drawing from ``Random(hand_seed)`` would replay the one that dealt
+    the cards it cannot see."""
+    return random.Random(f"bot {hand_seed}").randrange(2**62)
+
+
 MAX_MOVES = 2000  # OpenSpiel ends every hand well before (50 upcard draws at most)
 
 
@@ -618,7 +643,14 @@ def play_hand(game: Any, bot: Bot, player: int, seed: int, *,
     """One OpenSpiel hand: ``bot`` on ``player``, OpenSpiel's simple bot on the
     other seat, the deal and stock drawn from ``seed``. ``opponent`` (an
     OpenSpiel bot for the other player) and ``initial`` (a fresh initial
-    state, cloned) save rebuilding them for every hand."""
+    state, cloned) save rebuilding them for every hand.
+
+    Against a gin OpenSpiel's game skips the lay-off step, and its simple
+    bot's first move there is the pass it keeps for "no lay-offs": it ends
+    the hand before laying its melds, so its whole hand counts as deadwood.
+    ``corrected`` is our return with its deadwood as its best melds leave
+    it (the defence the rules give it), measured on the cards it held when
+    we went gin."""
     t = _tables()
     rng = random.Random(seed)
     seat = seat or SpielGinSeat(bot, player)
@@ -628,6 +660,7 @@ def play_hand(game: Any, bot: Bot, player: int, seed: int, *,
     opponent.restart()
     state = initial.clone() if initial is not None else game.new_initial_state()
     moves = 0
+    defended: int | None = None  # the simple bot's cards when our knock began
     while not state.is_terminal():
         if state.is_chance_node():
             outcomes = state.chance_outcomes()
@@ -639,9 +672,17 @@ def play_hand(game: Any, bot: Bot, player: int, seed: int, *,
         if state.current_player() == player:
             state.apply_action(seat.step(state))
         else:
+            if defended is None and state.knocked()[player]:
+                defended = 0
+                for c in state.hands()[1 - player]:
+                    defended |= 1 << os_to_card(int(c))
             state.apply_action(opponent.step(state))
     outcome, knocker = _outcome(state, player)
-    return SpielHand(player, float(state.returns()[player]), outcome, knocker, moves)
+    ours = float(state.returns()[player])
+    corrected = None
+    if outcome == "gin" and knocker == "ours" and defended is not None:
+        corrected = ours - (int(state.deadwood()[1 - player]) - deadwood(defended))
+    return SpielHand(player, ours, outcome, knocker, moves, corrected)
 
 
 @dataclass
@@ -670,6 +711,10 @@ class SpielResult:
         def count(outcome: str, knocker: str) -> int:
             return sum(h.outcome == outcome and h.knocker == knocker for h in self.hands)
 
+        fair = [h.fair for h in self.hands]
+        fair_mean = sum(fair) / n if n else 0.0
+        fair_var = sum((r - fair_mean) ** 2 for r in fair) / (n - 1) if n > 1 else 0.0
+        fair_half = 1.96 * math.sqrt(fair_var / n) if n else 0.0
         per_seat = {}
         for p in (0, 1):
             r = [h.ours for h in self.hands if h.player == p]
@@ -679,6 +724,11 @@ class SpielResult:
             "bot": self.bot, "opponent": "openspiel simple", "seed": self.seed,
             "params": dict(self.params), "hands": n,
             "points_per_hand": mean, "points_ci_low": mean - half, "points_ci_high": mean + half,
+            "points_per_hand_corrected": fair_mean,
+            "points_corrected_ci_low": fair_mean - fair_half,
+            "points_corrected_ci_high": fair_mean + fair_half,
+            "gins_corrected": sum(h.corrected is not None and h.corrected != h.ours
+                                  for h in self.hands),
             "wins": wins, "losses": losses,
             "win_rate": wins / n if n else 0.0, "win_ci_low": lo, "win_ci_high": hi,
             "drawn": sum(h.outcome == "drawn" for h in self.hands),
@@ -732,7 +782,7 @@ def play_hands(bot_spec: str, hands: int, seed: int = 0, *,
     for i in range(first, hands if last is None else min(last, hands)):
         hs = seeds[i]
         player = i % 2
-        bot = make_bot(bot_spec, "gin", hs)
+        bot = make_bot(bot_spec, "gin", bot_seed(hs))
         seat = SpielGinSeat(bot, player, options=options)
         hand = play_hand(game, bot, player, hs, seat=seat, opponent=opponents[1 - player],
                          initial=initial)
@@ -749,6 +799,7 @@ __all__ = [
     "SpielHand",
     "SpielResult",
     "SpielView",
+    "bot_seed",
     "card_to_os",
     "defender_action",
     "knocker_action",
