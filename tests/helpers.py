@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import subprocess
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,21 @@ from rummylab.gin.game import DISCARD_BASE, DRAW_STOCK, GinState
 from rummylab.gin.three import Gin3State
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+
+
+def refused_before_playing(run: list[str], cases: list[tuple[list[str], str]],
+                           folder: Path, kept: Path) -> None:
+    """Each case (extra arguments, start of the message) run after ``run``
+    is one line on stderr, exit code 2, nothing on stdout; the file ``kept``
+    keeps its text and nothing else appears in ``folder``."""
+    text = kept.read_text()
+    for args, message in cases:
+        r = subprocess.run([*run, *args], capture_output=True, text=True)
+        assert r.returncode == 2 and "Traceback" not in r.stderr, (args, r.stderr)
+        assert r.stderr.strip().startswith(message) and len(r.stderr.strip().splitlines()) == 1
+        assert r.stdout == ""
+    assert kept.read_text() == text
+    assert sorted(p.name for p in folder.iterdir()) == [kept.name]
 
 
 def script_module(name: str) -> Any:

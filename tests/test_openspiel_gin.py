@@ -15,7 +15,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from helpers import SCRIPTS, script_module  # noqa: E402
+from helpers import SCRIPTS, refused_before_playing, script_module  # noqa: E402
 from rummylab.bots import SimpleGinBot, make_bot  # noqa: E402
 from rummylab.bots.base import Bot  # noqa: E402
 from rummylab.bots.openspiel_gin import (  # noqa: E402
@@ -265,7 +265,7 @@ def test_strength_script_refuses_bad_input_before_playing(tmp_path: Any) -> None
     kept = tmp_path / "kept.jsonl"
     kept.write_text("an older run\n")
     run = [sys.executable, str(script), "--seed", "3", "--no-progress"]
-    for args, message in (
+    refused_before_playing(run, [
         (["--hands", "0"], "error: --hands must be at least 1"),
         (["--hands", "-5"], "error: --hands must be at least 1"),
         (["--hands", "4", "--workers", "0"], "error: --workers must be at least 1"),
@@ -275,13 +275,7 @@ def test_strength_script_refuses_bad_input_before_playing(tmp_path: Any) -> None
         (["--hands", "4", "--json", str(tmp_path / "no" / "x.json")],
          f"error: cannot write {tmp_path / 'no' / 'x.json'}: no directory"),
         (["--hands", "4", "--save", str(tmp_path)], "error: cannot write"),
-    ):
-        r = subprocess.run([*run, *args], capture_output=True, text=True)
-        assert r.returncode == 2 and "Traceback" not in r.stderr, (args, r.stderr)
-        assert r.stderr.strip().startswith(message) and len(r.stderr.strip().splitlines()) == 1
-        assert r.stdout == ""
-    assert kept.read_text() == "an older run\n"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.jsonl"]
+    ], tmp_path, kept)
 
 
 class _Watching:

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from helpers import SCRIPTS, script_module
+from helpers import SCRIPTS, refused_before_playing, script_module
 from rummylab.bots import BOT_LEVELS, make_bot, strong13
 from rummylab.bots.strong13 import _P_MIN, StrongThirteenBot, _can_add, win_chances
 from rummylab.bots.strong_manipulation import StrongManipulationBot, last_tables
@@ -543,17 +543,11 @@ def test_rounds_script_refuses_bad_input_before_playing(tmp_path: Any) -> None:
     kept = tmp_path / "kept.jsonl"
     kept.write_text("an older run\n")
     run = [sys.executable, str(script), "--seed", "3"]
-    for args, message in (
+    refused_before_playing(run, [
         (["--deals", "0"], "error: --deals must be at least 1"),
         (["--deals", "-2"], "error: --deals must be at least 1"),
         (["--deals", "1", "--bot", "nosuchbot", "--save", str(kept)], "error: "),
         (["--deals", "1", "--bot", "strong:nosuch=1"], "error: "),
         (["--deals", "1", "--save", str(tmp_path / "no" / "r.jsonl")],
          f"error: cannot write {tmp_path / 'no' / 'r.jsonl'}: no directory"),
-    ):
-        r = subprocess.run([*run, *args], capture_output=True, text=True)
-        assert r.returncode == 2 and "Traceback" not in r.stderr, (args, r.stderr)
-        assert r.stderr.strip().startswith(message) and len(r.stderr.strip().splitlines()) == 1
-        assert r.stdout == ""
-    assert kept.read_text() == "an older run\n"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.jsonl"]
+    ], tmp_path, kept)

@@ -179,9 +179,7 @@ class TerminalGame:
             self.show_table(obs)
         finally:
             self.whose = "Your hand"
-        menu = self.menu(obs)
-        for i, (_, label) in enumerate(menu, 1):
-            self.console.print(f"  {i:>2}. {label}", highlight=False)
+        menu = self.show_menu(obs)
         while True:
             try:
                 raw = self.ask("Your advice (a move, hint, or Enter to say nothing): ")
@@ -192,9 +190,7 @@ class TerminalGame:
             if not raw:
                 return True
             if raw.lower() in ("h", "hint"):
-                move, reason = self.adviser.move_hint(obs)
-                said = move if isinstance(move, str) else st.action_to_string(move)
-                self.console.print(f"Hint: {said} — {reason}", highlight=False)
+                self.show_hint(obs)
                 continue
             try:
                 action = self.parse(raw, obs, menu)
@@ -315,9 +311,7 @@ class TerminalGame:
         obs = st.observation(self.human)
         legal = list(obs.legal_actions)
         self.show_table(obs)
-        menu = self.menu(obs)
-        for i, (_, label) in enumerate(menu, 1):
-            self.console.print(f"  {i:>2}. {label}", highlight=False)
+        menu = self.show_menu(obs)
         while True:
             try:
                 raw = self.ask("Your move: ")
@@ -326,9 +320,7 @@ class TerminalGame:
             if raw.lower() in ("q", "quit", "exit"):
                 return None
             if raw.lower() in ("h", "hint"):
-                move, reason = self.adviser.move_hint(obs)
-                said = move if isinstance(move, str) else st.action_to_string(move)
-                self.console.print(f"Hint: {said} — {reason}", highlight=False)
+                self.show_hint(obs)
                 continue
             try:
                 action = self.parse(raw, obs, menu)
@@ -350,6 +342,18 @@ class TerminalGame:
                 if not ok.lower().startswith("y"):
                     continue
             return action
+
+    def show_menu(self, obs: Any) -> list[tuple[int, str]]:
+        """List the legal moves, numbered; the list, for a typed number."""
+        menu = self.menu(obs)
+        for i, (_, label) in enumerate(menu, 1):
+            self.console.print(f"  {i:>2}. {label}", highlight=False)
+        return menu
+
+    def show_hint(self, obs: Any) -> None:
+        move, reason = self.adviser.move_hint(obs)
+        said = move if isinstance(move, str) else self.gin.action_to_string(move)
+        self.console.print(f"Hint: {said} — {reason}", highlight=False)
 
     def confirm(self, action: int, obs: Any) -> str | None:
         """A question to confirm a weighty move, or None."""
