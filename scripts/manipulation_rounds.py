@@ -22,7 +22,7 @@ of rounds won and of points per round, and how many rounds changed result:
 
 (``--save FILE`` writes each round to ``FILE.part`` as it goes and renames it
 onto ``FILE`` at the end, so a run that fails or is stopped leaves an older
-``FILE`` whole.)
+``FILE`` whole; a device or a link, such as /dev/stdout, is written in place.)
 
 A match is won by the points of its rounds, not by their count (§4.11: once
 a round brings a player to 150, each player there adds a 100-point bonus,
@@ -57,7 +57,7 @@ from rummylab.errors import RummyError  # noqa: E402
 from rummylab.game import Event  # noqa: E402
 from rummylab.manipulation.game import ManipulationState  # noqa: E402
 from rummylab.match import apply_move, paired_difference, saved_run, wilson  # noqa: E402
-from rummylab.records import unwritable  # noqa: E402
+from rummylab.records import staged, unwritable  # noqa: E402
 
 
 def first_round(spec: str, seat: int, seed: int) -> Event:
@@ -236,9 +236,10 @@ def main() -> None:
         fail(f"{args.against} holds fewer than two rounds of these {args.deals} deals")
     rounds: dict[tuple[int, int], list[float]] = {}
     by_deal: dict[int, list[Round]] = {}
-    # written as it goes to FILE.part, renamed at the end: a run that fails or
-    # is stopped leaves an older FILE whole
-    part = Path(f"{args.save}.part") if args.save else None
+    # written as it goes to FILE.part, renamed at the end, so a run that fails
+    # or is stopped leaves an older FILE whole (a device or a link in place)
+    target = Path(args.save) if args.save else None
+    part = staged(target) if target else None
     try:
         save = part.open("w", encoding="utf-8") if part else None
     except OSError as e:
@@ -248,13 +249,15 @@ def main() -> None:
     except BaseException:
         if save is not None:
             save.close()
-            assert part is not None
-            part.unlink(missing_ok=True)
+            if part != target:
+                assert part is not None
+                part.unlink(missing_ok=True)
         raise
     if save is not None:
         save.close()
-        assert part is not None
-        part.replace(args.save)
+        if part != target:
+            assert part is not None and target is not None
+            part.replace(target)
     if base is not None:
         print(paired(rounds, base))
     if args.matches:

@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     accel = solver.use_accelerator(None if args.accel == "auto" else args.accel == "on")
     if args.accel == "on" and not accel:
-        print("numba is not installed: pip install numba (or the extra rummylab[fast])")
+        print("numba is not installed: pip install numba (or pip install -e '.[fast]')")
         return 2
     try:
         import highspy  # noqa: F401

@@ -224,6 +224,12 @@ def test_plot_and_record_at_one_path_are_refused(tmp_path: Path,
     captured = capsys.readouterr()
     assert captured.out == "" and "name the same file" in captured.err
     assert same.read_text(encoding="utf-8") == "an older record\n"
+    # nor may one be the other's part file, each being written there first
+    for rec, png in ((tmp_path / "y.part", tmp_path / "y"), (tmp_path / "z", tmp_path / "z.part")):
+        assert main(["arena", "gin", "--bots", "simple,random", "--games", "1", "--no-progress",
+                     "--record", str(rec), "--plot", str(png), *FAST]) == 2
+        assert "name the same file" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.png"]
 
 
 def test_a_plot_that_fails_keeps_the_older_files(tmp_path: Path,

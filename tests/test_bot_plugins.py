@@ -62,6 +62,8 @@ def test_an_installed_bot_plays_by_name(tmp_path: Path,
 
 @pytest.mark.usefixtures("plugins")
 @pytest.mark.parametrize(("spec", "game", "message"), [
+    ("mine:depth=3", "gin", "bot 'mine' has no option 'depth'"),
+    ("absent", "gin", "bots: random, simple, strong, easy, medium, hard, mine, ginonly"),
     ("mine", "manipulation", "bot 'mine' does not play manipulation"),
     ("ginonly", "three-thirteen", "bot 'ginonly' does not play three-thirteen"),
     ("notabot", "gin", "is neither a Bot subclass nor a mapping"),

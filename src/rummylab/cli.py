@@ -7,7 +7,6 @@ on stderr and exit code 2; a record that does not replay is exit code 1.
 from __future__ import annotations
 
 import json
-import os
 import random
 import sys
 from collections.abc import Iterator, Sequence
@@ -28,7 +27,7 @@ from rummylab.bots import make_bot
 from rummylab.errors import RecordError, RummyError
 from rummylab.match import FIGURES, MatchStats, match_seeds, play_match
 from rummylab.options import parse_option_args
-from rummylab.records import RecordWriter, replay, unwritable
+from rummylab.records import RecordWriter, replay, staged, unwritable
 from rummylab.registry import game_class, new_state
 
 app = typer.Typer(
@@ -54,16 +53,6 @@ def writable(path: Path) -> None:
     reason = unwritable(path)
     if reason is not None:
         fail(reason)
-
-
-def staged(path: Path) -> Path:
-    """Where to write a long run's file: beside ``path`` (renamed onto it at
-    the end) when it is a plain file or none yet, so a failed run leaves an
-    older file whole; ``path`` itself for a device or a link (/dev/stdout)."""
-    plain = not path.is_symlink() and (path.is_file() or not path.exists())
-    if plain and os.access(path.parent, os.W_OK):
-        return path.with_name(path.name + ".part")
-    return path
 
 
 @contextmanager
@@ -314,8 +303,10 @@ def arena(
         require("distributed", "--backend dask")
     if plot_ is not None:
         writable(plot_)
-        if record is not None and plot_.resolve() == record.resolve():
-            fail(f"--record and --plot name the same file: {plot_}")
+        if record is not None and ({plot_.resolve(), staged(plot_).resolve()}
+                                   & {record.resolve(), staged(record).resolve()}):
+            # each is written to its FILE.part first: no name may serve both
+            fail(f"--record {record} and --plot {plot_} name the same file")
     rotations = len(specs)
     plot_part = None if plot_ is None else staged(plot_)
     with record_stream(record) as stream, Progress(

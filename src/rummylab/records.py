@@ -71,6 +71,16 @@ def unwritable(path: Path) -> str | None:
     return None
 
 
+def staged(path: Path) -> Path:
+    """Where to write a long run's file: beside ``path`` (renamed onto it at
+    the end) when it is a plain file or none yet, so a failed run leaves an
+    older file whole; ``path`` itself for a device or a link (/dev/stdout)."""
+    plain = not path.is_symlink() and (path.is_file() or not path.exists())
+    if plain and os.access(path.parent, os.W_OK):
+        return path.with_name(path.name + ".part")
+    return path
+
+
 def dumps(event: Event) -> str:
     """One record line (no newline)."""
     return json.dumps(event, separators=(",", ":"), ensure_ascii=False)

@@ -22,6 +22,7 @@ worker processes) know it by name once its package is installed::
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import suppress
 from importlib.metadata import entry_points
 
 from rummylab.bots.base import Bot
@@ -94,23 +95,31 @@ def make_bot(spec: str, game: str, seed: int | None = None) -> Bot:
     name = LEVEL_NAMES.get(name, name)
     game_name = game_class(game).game_name
     if name not in BOT_LEVELS and not _load_plugin(name):
-        known = ", ".join([*BOT_LEVELS, *LEVEL_NAMES])
+        installed = [ep.name for ep in entry_points(group="rummylab.bots")]
+        known = ", ".join(dict.fromkeys([*BOT_LEVELS, *LEVEL_NAMES, *installed]))
         raise OptionError(f"unknown bot {name!r} (bots: {known})")
     factories = BOT_LEVELS[name]
     if game_name not in factories:
         raise OptionError(f"bot {name!r} does not play {game_name}")
     bot = factories[game_name](opts, seed)
     if bot.name != name:
-        bot.name = name  # a subclass that kept its parent's name: records name it as asked
+        # a subclass that kept its parent's name: records name it as asked
+        # (a name it will not let go of, a read-only property, stays its own)
+        with suppress(AttributeError):
+            bot.name = name
     return bot
 
 
 GAMES = ("gin", "gin3", "three-thirteen", "manipulation")
 
 
-def _factory(cls: type[Bot]) -> Callable[[dict[str, str], int | None], Bot]:
+def _factory(cls: type[Bot], name: str) -> Callable[[dict[str, str], int | None], Bot]:
     def make(options: dict[str, str], seed: int | None) -> Bot:
-        return cls(options, seed)
+        bot = cls.__new__(cls)
+        with suppress(AttributeError):
+            bot.name = name  # before __init__, so that its option errors name it too
+        bot.__init__(options, seed)  # type: ignore[misc]
+        return bot
     return make
 
 
@@ -128,7 +137,7 @@ def _load_plugin(name: str) -> bool:
     if isinstance(target, type) and issubclass(target, Bot):
         cls = target
         games = getattr(cls, "games", GAMES)
-        BOT_LEVELS[name] = dict.fromkeys(games, _factory(cls))
+        BOT_LEVELS[name] = dict.fromkeys(games, _factory(cls, name))
     elif isinstance(target, Mapping):
         BOT_LEVELS[name] = dict(target)
     else:

@@ -298,8 +298,8 @@ _accel: ModuleType | Literal[False] | None = None  # None: not decided yet; Fals
 def use_accelerator(on: bool | None = None) -> bool:
     """Switch the numba kernel of the sweep on or off, and say whether it is on.
 
-    The default (``on=None``): on if numba is importable (``pip install
-    'rummylab[fast]'``) and the environment variable ``RUMMYLAB_ACCEL`` is
+    The default (``on=None``): on if numba is importable (``pip install -e
+    '.[fast]'`` from the checkout) and the environment variable ``RUMMYLAB_ACCEL`` is
     not ``0``. Both paths find the same play, tie for tie; only the speed
     differs. Asking for it when numba is missing leaves it off.
     """
