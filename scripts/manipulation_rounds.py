@@ -57,7 +57,7 @@ from rummylab.errors import RummyError  # noqa: E402
 from rummylab.game import Event  # noqa: E402
 from rummylab.manipulation.game import ManipulationState  # noqa: E402
 from rummylab.match import apply_move, paired_difference, saved_run, wilson  # noqa: E402
-from rummylab.records import staged, unwritable  # noqa: E402
+from rummylab.records import staged_path, unwritable  # noqa: E402
 
 
 def first_round(spec: str, seat: int, seed: int) -> Event:
@@ -238,26 +238,16 @@ def main() -> None:
     by_deal: dict[int, list[Round]] = {}
     # written as it goes to FILE.part, renamed at the end, so a run that fails
     # or is stopped leaves an older FILE whole (a device or a link in place)
-    target = Path(args.save) if args.save else None
-    part = staged(target) if target else None
-    try:
-        save = part.open("w", encoding="utf-8") if part else None
-    except OSError as e:
-        fail(f"cannot write {part}: {e.strerror}")
-    try:
-        play(args, rounds, by_deal, save)
-    except BaseException:
-        if save is not None:
-            save.close()
-            if part != target:
-                assert part is not None
-                part.unlink(missing_ok=True)
-        raise
-    if save is not None:
-        save.close()
-        if part != target:
-            assert part is not None and target is not None
-            part.replace(target)
+    with staged_path(Path(args.save) if args.save else None) as part:
+        try:
+            save = part.open("w", encoding="utf-8") if part else None
+        except OSError as e:
+            fail(f"cannot write {part}: {e.strerror}")
+        try:
+            play(args, rounds, by_deal, save)
+        finally:
+            if save is not None:
+                save.close()
     if base is not None:
         print(paired(rounds, base))
     if args.matches:

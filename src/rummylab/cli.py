@@ -27,7 +27,7 @@ from rummylab.bots import make_bot
 from rummylab.errors import RecordError, RummyError
 from rummylab.match import FIGURES, MatchStats, match_seeds, play_match
 from rummylab.options import parse_option_args
-from rummylab.records import RecordWriter, replay, staged, unwritable
+from rummylab.records import RecordWriter, replay, staged, staged_path, unwritable
 from rummylab.registry import game_class, new_state
 
 app = typer.Typer(
@@ -64,22 +64,14 @@ def record_stream(record: Path | None) -> Iterator[IO[str] | None]:
         yield None
         return
     writable(record)
-    part = staged(record)
-    try:
-        stream = part.open("w", encoding="utf-8")
-    except OSError as e:
-        fail(f"cannot write {part}: {e.strerror}")
-    finished = False
-    try:
-        yield stream
-        finished = True
-    finally:
-        stream.close()
-        if part != record:
-            if finished:
-                part.replace(record)
-            else:
-                part.unlink(missing_ok=True)
+    with staged_path(record) as part:
+        assert part is not None
+        try:
+            stream = part.open("w", encoding="utf-8")
+        except OSError as e:
+            fail(f"cannot write {part}: {e.strerror}")
+        with stream:  # closed before the part file is renamed
+            yield stream
 
 
 # --- rules --------------------------------------------------------------
@@ -308,8 +300,9 @@ def arena(
             # each is written to its FILE.part first: no name may serve both
             fail(f"--record {record} and --plot {plot_} name the same file")
     rotations = len(specs)
-    plot_part = None if plot_ is None else staged(plot_)
-    with record_stream(record) as stream, Progress(
+    # the plot is drawn before the record is kept (they are kept in reverse
+    # order of entry): a plot that fails leaves both older files as they were
+    with staged_path(plot_) as plot_part, record_stream(record) as stream, Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
             TimeElapsedColumn(), console=err_console, disable=not progress or as_json) as bar:
         task = bar.add_task(f"{name} arena matches", total=games * rotations)
@@ -317,15 +310,7 @@ def arena(
                            backend=backend, scheduler=scheduler, record=stream,
                            progress=lambda done: bar.update(task, completed=done))
         if plot_part is not None:
-            # drawn before the record is kept: a plot that fails keeps both files as they were
-            try:
-                plot(result, str(plot_part))
-            except BaseException:
-                if plot_part != plot_:
-                    plot_part.unlink(missing_ok=True)
-                raise
-    if plot_ is not None and plot_part is not None and plot_part != plot_:
-        plot_part.replace(plot_)
+            plot(result, str(plot_part))
     if as_json:
         console.print_json(json.dumps(result.to_dict()))
     else:

@@ -38,6 +38,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -79,6 +80,27 @@ def staged(path: Path) -> Path:
     if plain and os.access(path.parent, os.W_OK):
         return path.with_name(path.name + ".part")
     return path
+
+
+@contextmanager
+def staged_path(path: Path | None) -> Iterator[Path | None]:
+    """The path to write ``path``'s new contents at (:func:`staged`): renamed
+    onto ``path`` when the block ends, removed if the block fails or is
+    stopped, so an older file stays whole. None passes through."""
+    if path is None:
+        yield None
+        return
+    part = staged(path)
+    finished = False
+    try:
+        yield part
+        finished = True
+    finally:
+        if part != path:
+            if finished:
+                part.replace(path)
+            else:
+                part.unlink(missing_ok=True)
 
 
 def dumps(event: Event) -> str:
