@@ -59,12 +59,10 @@ def as_action(action: object) -> int:
     Traceback (most recent call last):
     rummylab.errors.IllegalActionError: 3.0 is not an action id (an int)
     """
-    if isinstance(action, bool):
+    whole = whole_number(action)
+    if whole is None:
         raise IllegalActionError(f"{action!r} is not an action id (an int)")
-    try:
-        return operator.index(action)  # type: ignore[arg-type]
-    except TypeError:
-        raise IllegalActionError(f"{action!r} is not an action id (an int)") from None
+    return whole
 
 
 Event = dict[str, Any]
