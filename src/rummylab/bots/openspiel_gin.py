@@ -67,7 +67,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import product
@@ -160,13 +160,16 @@ def _tables() -> _Tables:
     for c in range(52):
         if utils.card_string(c) != card_str(os_to_card(c)):
             raise RuntimeError(f"OpenSpiel card {c} is {utils.card_string(c)}")
-    masks = []
-    for i in range(OS_NUM_MELDS):
-        m = 0
-        for c in utils.int_to_meld[i]:
-            m |= 1 << os_to_card(int(c))
-        masks.append(m)
+    masks = [_os_mask(utils.int_to_meld[i]) for i in range(OS_NUM_MELDS)]
     return _Tables(pyspiel, tuple(masks), MappingProxyType({m: i for i, m in enumerate(masks)}))
+
+
+def _os_mask(os_cards: Iterable[Any]) -> CardSet:
+    """OpenSpiel card ids as our card set."""
+    m = 0
+    for c in os_cards:
+        m |= 1 << os_to_card(int(c))
+    return m
 
 
 def _mask(texts: Sequence[str]) -> CardSet:
@@ -673,9 +676,7 @@ def play_hand(game: Any, bot: Bot, player: int, seed: int, *,
             state.apply_action(seat.step(state))
         else:
             if defended is None and state.knocked()[player]:
-                defended = 0
-                for c in state.hands()[1 - player]:
-                    defended |= 1 << os_to_card(int(c))
+                defended = _os_mask(state.hands()[1 - player])
             state.apply_action(opponent.step(state))
     outcome, knocker = _outcome(state, player)
     ours = float(state.returns()[player])
@@ -700,10 +701,16 @@ class SpielResult:
         from rummylab.match import wilson
 
         n = len(self.hands)
+
+        def mean_and_half(values: list[float]) -> tuple[float, float]:
+            """The mean and the half-width of its 95% interval."""
+            mean = sum(values) / n if n else 0.0
+            var = sum((r - mean) ** 2 for r in values) / (n - 1) if n > 1 else 0.0
+            return mean, 1.96 * math.sqrt(var / n) if n else 0.0
+
         rets = [h.ours for h in self.hands]
-        mean = sum(rets) / n if n else 0.0
-        var = sum((r - mean) ** 2 for r in rets) / (n - 1) if n > 1 else 0.0
-        half = 1.96 * math.sqrt(var / n) if n else 0.0
+        mean, half = mean_and_half(rets)
+        fair_mean, fair_half = mean_and_half([h.fair for h in self.hands])
         wins = sum(r > 0 for r in rets)
         losses = sum(r < 0 for r in rets)
         lo, hi = wilson(wins, n)
@@ -711,10 +718,6 @@ class SpielResult:
         def count(outcome: str, knocker: str) -> int:
             return sum(h.outcome == outcome and h.knocker == knocker for h in self.hands)
 
-        fair = [h.fair for h in self.hands]
-        fair_mean = sum(fair) / n if n else 0.0
-        fair_var = sum((r - fair_mean) ** 2 for r in fair) / (n - 1) if n > 1 else 0.0
-        fair_half = 1.96 * math.sqrt(fair_var / n) if n else 0.0
         per_seat = {}
         for p in (0, 1):
             r = [h.ours for h in self.hands if h.player == p]
