@@ -106,7 +106,6 @@ class TerminalGame:
         self.bots = {s: make_bot(bot, game, None if seed is None else seed + s)
                      for s in range(self.state.num_players) if s != human}
         self.adviser = make_bot("strong", game)  # hints come from the best bot
-        self.whose = "Your hand"  # whose hand the Gin table shows
         self.names = ["You" if s == human else f"{bot} ({s})"
                       for s in range(self.state.num_players)]
 
@@ -174,11 +173,7 @@ class TerminalGame:
         obs = st.observation(self.human)
         self.console.print(f"You sit out this hand; {self.names[st.non_dealer]} captains "
                            "and is to play.", highlight=False)
-        self.whose = "Captain's hand"
-        try:
-            self.show_table(obs)
-        finally:
-            self.whose = "Your hand"
+        self.show_table(obs)
         menu = self.show_menu(obs)
         while True:
             try:
@@ -302,7 +297,8 @@ class TerminalGame:
             known = Text("Opponent holds: ")
             known.append_text(cards_text(cards_of(obs.opponent_known)))
             c.print(known)
-        mine = Text(f"{self.whose}: ")
+        # the sitter's view holds the captain's hand (§2.2)
+        mine = Text("Your hand: " if obs.hand_seat == obs.seat else "Captain's hand: ")
         mine.append_text(hand_text(obs.hand))
         c.print(mine)
 
