@@ -95,6 +95,7 @@ class Checker:
     rng: random.Random
     pack: Counter[int]
     known: list[int] = field(default_factory=list)  # per seat, from public actions only
+    taken: int | None = None  # the card taken from the pile this turn
     scores: list[int] = field(default_factory=list)
     dealer: int = -1
     round: int = 0
@@ -206,11 +207,17 @@ class Checker:
         """Track the cards each seat was seen taking from the pile (public)."""
         s = self.state
         if action == TAKE_DISCARD:
-            self.known[seat] = multi_add(self.known[seat], s.discard_pile[-1])
+            self.taken = s.discard_pile[-1]
+            self.known[seat] = multi_add(self.known[seat], self.taken)
         elif action >= DISCARD_BASE:
             card = action - (GO_OUT_BASE if action >= GO_OUT_BASE else DISCARD_BASE)
-            if self.known[seat] >> card & 1:
+            copies = (self.known[seat] >> card & 1) + (self.known[seat] >> (52 + card) & 1)
+            # D-3: a copy of the card just taken that goes back is the other copy
+            other = card == self.taken and not s.options["allow_discard_of_taken_card"]
+            if copies and not (other and copies == 1):
                 self.known[seat] = multi_remove(self.known[seat], card)
+        if action != TAKE_DISCARD:
+            self.taken = None
 
     # -- rounds --------------------------------------------------------------------------
     def on_deal(self, event: dict[str, Any]) -> None:

@@ -667,6 +667,19 @@ def test_rule_3_11_d3_an_identical_second_copy_may_be_discarded():
     assert "discard 9c" in texts(state)
     play(state, "discard 9c")
     assert hand(state, 1).count("9c") == 1 and state.discard_pile == [parse_card("9c")]
+    # everyone can tell the 9c thrown was the other copy: the taken one is still known
+    nine = parse_card("9c")
+    assert all(multi_cards(state.observation(s).known[1]) == [nine] for s in range(3))
+
+
+def test_rule_3_11_d3_known_cards_when_the_taken_card_may_go():
+    """With ``allow_discard_of_taken_card`` the 9c thrown may be the one just
+    taken, so the table no longer knows of a 9c in that hand."""
+    state = thirteen([None, "9c 4d Js", None], "9c", "2s",
+                     options={"allow_discard_of_taken_card": True})
+    play(state, "take discard", "discard 9c")
+    assert hand(state, 1).count("9c") == 1
+    assert state.observation(0).known[1] == 0
 
 
 def test_rule_3_11_d3_a_card_drawn_from_the_stock_may_be_discarded():

@@ -71,6 +71,28 @@ THIRTEEN_OPTIONS: dict[str, Option] = {
 }
 
 
+def known_after_discard(known: int, card: Card, keeps_taken: bool) -> int:
+    """What the table knows a seat holds (``known``: cards seen taken from the
+    pile) after it discards ``card``. ``keeps_taken``: the card was taken
+    this turn and D-3 forbids discarding it, so the copy thrown is another
+    one and the taken copy is still held.
+
+    >>> from rummylab.cards import multi_str, parse_card
+    >>> h7 = parse_card("7h")
+    >>> multi_str(known_after_discard(multi_add(0, h7), h7, True))
+    '7h'
+    >>> multi_str(known_after_discard(multi_add(0, h7), h7, False))
+    ''
+    >>> multi_str(known_after_discard(multi_add(multi_add(0, h7), h7), h7, True))
+    '7h'
+    """
+    if not multi_has(known, card):
+        return known
+    if keeps_taken and multi_count(known & (1 << card | 1 << (52 + card))) == 1:
+        return known
+    return multi_remove(known, card)
+
+
 def action_text(action: int) -> str:
     """The text form of an action id.
 
@@ -317,8 +339,9 @@ class ThirteenState(State):
             return
         card = action - (GO_OUT_BASE if action >= GO_OUT_BASE else DISCARD_BASE)
         self._hands[seat] = multi_remove(self._hands[seat], card)
-        if multi_has(self._known[seat], card):
-            self._known[seat] = multi_remove(self._known[seat], card)
+        self._known[seat] = known_after_discard(
+            self._known[seat], card,
+            card == self._taken and not self.options["allow_discard_of_taken_card"])
         self._discard.append(card)
         self._taken = -1
         if action >= GO_OUT_BASE:
