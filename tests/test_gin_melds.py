@@ -209,6 +209,37 @@ def test_D4_knock_arrangement_least_deadwood_then_least_live_surface():
         assert surface == min(brute_surface(a, live) for a in brute_arrangements(hand))
 
 
+def test_D4_knock_arrangement_leaves_the_defender_the_least_to_lay_off():
+    """D-4 with the defender's hand known (the engine's lay-down): among the
+    least-deadwood arrangements (brute force), the one chosen leaves the
+    defender's best defence (brute force) the most deadwood; ties go to the
+    least live surface."""
+    rng = random.Random("knock-against")
+    checked = differ = 0
+    for hand in sample(2500, 10, "knock-against"):
+        brute = brute_arrangements(hand)
+        if len(brute) < 2:
+            continue
+        rest = cards_of(FULL & ~hand)
+        # a few cards that fit some arrangement's melds, so that the choice matters
+        fitting = [c for c in rest if any(fits(c, frozenset(cards_of(m)))
+                                          for a in brute for m in a)]
+        picked = rng.sample(fitting, min(len(fitting), rng.randint(1, 3)))
+        defender = mask_of(picked + rng.sample([c for c in rest if c not in picked],
+                                               10 - len(picked)))
+        live = FULL & ~hand & ~mask_of(rng.sample(rest, rng.randrange(0, 12)))
+        arr = knock_arrangement(hand, live, defender)
+        assert arr.deadwood == gin_deadwood(cards_of(hand))
+        values = [brute_defence(defender, a) for a in brute]
+        best = max(values)
+        assert brute_defence(defender, arr.melds) == best, (cards_of(hand), cards_of(defender))
+        tied = [a for a, v in zip(brute, values, strict=True) if v == best]
+        assert brute_surface(arr.melds, live) == min(brute_surface(a, live) for a in tied)
+        checked += 1
+        differ += len(set(values)) > 1
+    assert checked >= 100 and differ >= 20, (checked, differ)
+
+
 def test_D4_knock_arrangement_prefers_set_over_run_when_it_leaves_less():
     """D-4 example: 2c 3c 4c 3d 3h melds as the run (deadwood 3d 3h = 6) or
     as the set (deadwood 2c 4c = 6). The run leaves Ac and 5c (6 points) to

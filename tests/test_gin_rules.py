@@ -343,6 +343,20 @@ def test_D4_knocker_arrangement_least_deadwood_then_least_live_lay_off():
     assert r["defender_deadwood"] == 1 + 5 + 2 + 6
 
 
+def test_D4_the_defenders_own_lay_offs_decide_first():
+    """D-4: the arrangement leaves *the opponent* the least to lay off. The
+    defender holds 3s (fits the set) but neither Ac nor 5c (they fit the run,
+    and lie in the stock): the run goes down and nothing is laid off, where
+    the unseen cards alone would have chosen the set (3 live points against 6)."""
+    state = gin(D4_KNOCKER, "3s 8d 8h 8s Jc Jd Jh 2s 6d 7c", "7d", "Kd Ac 5c")
+    play(state, "pass", "pass", "draw stock", "knock Kd")
+    r = result(state)
+    assert r["knocker_melds"] == ["2c 3c 4c", "9s Ts Js Qs Ks"]
+    assert r["knocker_deadwood"] == 6 and r["layoffs"] == []
+    assert r["defender_deadwood"] == 3 + 2 + 6 + 7
+    assert r["points"] == 18 - 6
+
+
 def test_D4_dead_cards_do_not_count_as_lay_off_surface():
     """D-4: only live cards count: with Ac (the upcard) and 5c (discarded)
     dead, the run leaves nothing live and is chosen over the set (3s live)."""

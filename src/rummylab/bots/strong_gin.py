@@ -245,12 +245,12 @@ class StrongGinBot(Bot):
 
     def _knock_value(self, view: _View, kept: int, dw: int) -> tuple[float, float]:
         obs = view.obs
-        arrangement = knock_arrangement(kept, view.unseen)
-        melds = arrangement.melds
         undercut = int(obs.options.get("undercut_bonus", 10))
         total = 0.0
         wins = 0.0
         for opp, w in view.opponents:
+            # the engine lays the knock down against the hand the opponent holds (D-4)
+            melds = knock_arrangement(kept, view.unseen, opp).melds
             their = best_defence(opp, melds).deadwood
             if their > dw:
                 total += w * (their - dw)

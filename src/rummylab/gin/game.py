@@ -423,7 +423,7 @@ class GinState(State):
             live = ((1 << 52) - 1) & ~khand
             for c in self._discard:
                 live &= ~(1 << c)
-            arr = knock_arrangement(khand, live)
+            arr = knock_arrangement(khand, live, dhand)
         layoffs: tuple[tuple[Card, int], ...] = ()
         if kdw == 0:
             darr = best_arrangement(dhand)

@@ -477,9 +477,28 @@ def layoff_surface(melds: tuple[CardSet, ...], live: CardSet) -> int:
     return mask_points(fits & live)
 
 
-def knock_arrangement(hand: CardSet, live: CardSet) -> Arrangement:
+def knock_arrangement(hand: CardSet, live: CardSet,
+                      defender: CardSet | None = None) -> Arrangement:
     """The knocker's arrangement when the engine lays down (D-4): least
-    deadwood, then the least that the unseen ``live`` cards could lay off,
-    then the first in canonical order."""
+    deadwood; then, given the ``defender``'s hand (the engine knows it), the
+    one that leaves that hand the least to lay off (its deadwood after its
+    best defence the highest); then the least that the ``live`` cards (the
+    ones the knocker cannot see) could lay off, which is all a player can
+    judge; then the first in canonical order.
+
+    >>> from rummylab.cards import mask_of, mask_str, parse_cards
+    >>> hand = mask_of(parse_cards("2c 3c 4c 3d 3h 9s Ts Js Qs Ks"))
+    >>> live = ((1 << 52) - 1) & ~hand
+    >>> [mask_str(m) for m in knock_arrangement(hand, live).melds]
+    ['3c 3d 3h', '9s Ts Js Qs Ks']
+    >>> holds_3s = mask_of(parse_cards("3s 8d 8h 8s Jc Jd Jh 2s 6d Kd"))
+    >>> [mask_str(m) for m in knock_arrangement(hand, live, holds_3s).melds]
+    ['2c 3c 4c', '9s Ts Js Qs Ks']
+    """
     arrs = least_deadwood_arrangements(hand)
-    return min(arrs, key=lambda a: layoff_surface(a.melds, live))
+    if len(arrs) == 1:
+        return arrs[0]
+    if defender is None:
+        return min(arrs, key=lambda a: layoff_surface(a.melds, live))
+    return min(arrs, key=lambda a: (-best_defence(defender, a.melds).deadwood,
+                                    layoff_surface(a.melds, live)))
