@@ -206,12 +206,20 @@ def test_rule_2_2_sitter_advice_is_recorded_and_changes_nothing():
     assert state.advice == [(SITTER, "take discard")]
     assert state.events[-1] == {"type": "advice", "seat": SITTER, "action": "take discard"}
     for key in before:
-        if key not in ("events", "advice"):
+        if key not in ("events", "advice", "obs"):
             assert after[key] == before[key], key
     assert after["events"] == before["events"] + 1
-    # the captain decides otherwise
+    # the captain and the sitter see the advice; the box does not (it tells of
+    # the captain's cards); nothing else in any view changes
+    for seat in range(3):
+        view = dict(after["obs"][seat])
+        assert view.pop("advice") == ([] if seat == BOX else ["take discard"])
+        assert view == {k: v for k, v in before["obs"][seat].items() if k != "advice"}
+    # the captain decides otherwise; the advice was for that move only
     play(state, "pass")
     assert state.current_player() == BOX
+    assert all(state.observation(s).advice == () for s in range(3))
+    assert state.advice == [(SITTER, "take discard")]
 
 
 def test_rule_2_2_advice_only_while_captain_acts_and_only_legal():

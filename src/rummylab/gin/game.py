@@ -144,6 +144,9 @@ class GinObservation:
     last_result: Mapping[str, Any] | None
     options: Mapping[str, OptionValue] = field(repr=False)
     roles: tuple[str, ...] = ()
+    # three-player Gin: the sitter's advice on the captain's move to make
+    # (in the captain's and the sitter's views only: it tells of the captain's cards)
+    advice: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -167,6 +170,7 @@ class GinObservation:
             "actions": [[s, t] for s, t in self.actions],
             "last_result": None if self.last_result is None else thawed(self.last_result),
             "roles": list(self.roles),
+            "advice": list(self.advice),
         }
 
 

@@ -16,12 +16,13 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from rummylab.cards import Card, card_str, parse_card, rank_of
 from rummylab.errors import CardError, IllegalActionError
 from rummylab.game import Event
-from rummylab.gin.game import GIN_OPTIONS, GinState
+from rummylab.gin.game import GIN_OPTIONS, GinObservation, GinState
 from rummylab.options import Option
 
 GIN3_OPTIONS: dict[str, Option] = dict(GIN_OPTIONS)
@@ -142,19 +143,38 @@ class Gin3State(GinState):
         if isinstance(action, str):
             action = self.string_to_action(action)
         action = self.check_legal(action)
-        self.events.append({"type": "advice", "seat": self.sitter_seat,
-                            "action": self.action_to_string(action)})
-        self._advice.append((self.sitter_seat, self.action_to_string(action)))
+        text = self.action_to_string(action)
+        self.events.append({"type": "advice", "seat": self.sitter_seat, "action": text})
+        self._advice.append((self.sitter_seat, text, len(self._hand_actions)))
         return action
 
     def _deal(self) -> None:
         super()._deal()
-        self._advice: list[tuple[int, str]] = []
+        # (seat, move, the number of the hand's moves made when it was given)
+        self._advice: list[tuple[int, str, int]] = []
 
     @property
     def advice(self) -> list[tuple[int, str]]:
         """The sitter's advice this hand, ``(seat, action text)``."""
-        return list(self._advice)
+        return [(s, t) for s, t, _ in self._advice]
+
+    def observation(self, seat: int) -> GinObservation:
+        """As in Gin, and the captain and the sitter also see the advice on
+        the captain's move to make (the box does not: it tells of the
+        captain's cards).
+
+        >>> state = Gin3State(seed=3)
+        >>> _ = state.advise("pass")
+        >>> state.observation(state.non_dealer).advice, state.observation(state.dealer).advice
+        (('pass',), ())
+        """
+        obs = super().observation(seat)
+        if seat in (self.non_dealer, self.sitter_seat) and not self.is_terminal():
+            moves = len(self._hand_actions)
+            given = tuple(t for _, t, at in self._advice if at == moves)
+            if given:
+                obs = replace(obs, advice=given)
+        return obs
 
     def clone(self) -> Gin3State:
         new = super().clone()
