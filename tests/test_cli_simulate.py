@@ -48,3 +48,27 @@ def test_stopped_run_leaves_an_older_record_whole(tmp_path: Path,
     assert rec.read_text(encoding="utf-8").count('"type":"header"') == 3
     assert main(["replay", str(rec)]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.jsonl"]
+
+
+@pytest.mark.parametrize("kind", ["directory", "link"])
+def test_a_part_file_in_the_way_is_refused_before_playing(kind: str, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]
+                                                          ) -> None:
+    """A leftover ``FILE.part`` that is no plain file (a directory, a link) is
+    a one-line error before the first match: the record is never written
+    through it, and nothing is removed or changed."""
+    rec = tmp_path / "run.jsonl"
+    part = tmp_path / "run.jsonl.part"
+    target = tmp_path / "target.txt"
+    target.write_text("keep me\n", encoding="utf-8")
+    if kind == "directory":
+        part.mkdir()
+    else:
+        part.symlink_to(target)
+    argv = ["simulate", "gin", "--games", "1", "--no-progress", "--record", str(rec)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "run.jsonl.part is in the way" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+    assert not rec.exists() and target.read_text(encoding="utf-8") == "keep me\n"
+    assert part.is_dir() if kind == "directory" else part.is_symlink()

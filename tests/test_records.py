@@ -215,6 +215,31 @@ def test_records_wrong_header_fields_are_errors_at_the_header(gin_text):
         assert_error_at(tamper(gin_text, 1, dumps({**head, "seed": seed})), 1, "seed")
 
 
+@pytest.mark.parametrize("game, options", [
+    ("gin", None), ("gin3", None), ("three-thirteen", {"players": 3}),
+    ("manipulation", {"players": 3, "target": 40})])
+def test_records_malformed_deal_lines_are_errors_not_crashes(game, options):
+    """Records: a deck holding a number instead of a card, or a dealer that
+    no whole number can hold (JSON's 1e999), fails as a match that cannot be
+    set up, not with a crash."""
+    text = record_match(game, 5, options)
+    n = first_line(text, lambda o: o["type"] == "deal")
+    deal = json.loads(text.splitlines()[n - 1])
+    assert_error_at(tamper(text, n, dumps({**deal, "deck": [7]})), 1, "cannot set up")
+    # (three-player Gin takes its dealer from the cut: there the line is a mismatch)
+    line = dumps(deal).replace('"dealer":', '"dealer":1e999,"x":', 1)
+    with pytest.raises(RecordError, match="cannot set up" if game != "gin3" else "mismatch"):
+        replay_text(tamper(text, n, line))
+
+
+def test_records_seat_must_be_a_seat_number(gin_text):
+    """Records: an action's seat written as text is named as such."""
+    n = first_line(gin_text, lambda o: o["type"] == "action")
+    obj = json.loads(gin_text.splitlines()[n - 1])
+    assert_error_at(tamper(gin_text, n, dumps({**obj, "seat": str(obj["seat"])})), n,
+                    "'seat' must be a seat number")
+
+
 @pytest.mark.parametrize("rounds", [[1], "abc", {"0": "Kc"}, [["Kc"]]])
 def test_records_gin3_malformed_cut_is_an_error_at_the_header(rounds):
     """Records, D-6: a three-player Gin cut line that is no list of {seat: card}

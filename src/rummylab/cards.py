@@ -80,6 +80,8 @@ _PARSE["jk"] = JOKER
 
 def parse_card(text: str, *, jokers: bool = False) -> Card:
     """Parse one card, case-insensitive; ``10`` is accepted for ``T``."""
+    if not isinstance(text, str):
+        raise CardError(f"a card is written as text (7h, Td, As), not {text!r}")
     card = _PARSE.get(text.strip().lower())
     if card is None or (card == JOKER and not jokers):
         if card == JOKER:

@@ -62,6 +62,10 @@ def unwritable(path: Path) -> str | None:
     """
     if path.is_dir():
         return f"cannot write {path}: it is a directory"
+    part = _part(path)
+    if _plain(path) and (part.is_symlink() or (part.exists() and not part.is_file())):
+        # a leftover FILE.part that is not a file of ours: never write through it
+        return f"cannot write {path}: {part} is in the way (not a plain file); remove it"
     if path.exists():
         return None if os.access(path, os.W_OK) else f"cannot write {path}: permission denied"
     parent = path.parent
@@ -76,10 +80,20 @@ def staged(path: Path) -> Path:
     """Where to write a long run's file: beside ``path`` (renamed onto it at
     the end) when it is a plain file or none yet, so a failed run leaves an
     older file whole; ``path`` itself for a device or a link (/dev/stdout)."""
-    plain = not path.is_symlink() and (path.is_file() or not path.exists())
-    if plain and os.access(path.parent, os.W_OK):
-        return path.with_name(path.name + ".part")
+    part = _part(path)
+    if (_plain(path) and os.access(path.parent, os.W_OK)
+            and not part.is_symlink() and (part.is_file() or not part.exists())):
+        return part
     return path
+
+
+def _part(path: Path) -> Path:
+    return path.with_name(path.name + ".part")
+
+
+def _plain(path: Path) -> bool:
+    """A plain file, or nothing yet (not a link, a device or a directory)."""
+    return not path.is_symlink() and (path.is_file() or not path.exists())
 
 
 @contextmanager
@@ -229,7 +243,7 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]]) -> ReplayedMatch
         expected = dumps(header(state, seats, match))
     except RecordError:
         raise
-    except (RummyError, KeyError, TypeError, ValueError) as e:
+    except (RummyError, KeyError, TypeError, ValueError, OverflowError) as e:
         raise RecordError(f"cannot set up the match: {e}", n0) from None
     if expected != lines[0][1]:
         raise RecordError("header does not match the options as the engine records them", n0)
@@ -242,6 +256,8 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]]) -> ReplayedMatch
                 raise RecordError(f"expected {dumps(pending[0])}", n)
             try:
                 seat = obj["seat"]
+                if type(seat) is not int:
+                    raise RecordError(f"'seat' must be a seat number, not {seat!r}", n)
                 if kind == "action":
                     if seat != state.current_player():
                         raise RecordError(f"seat {seat} acts, but seat "
