@@ -15,7 +15,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import rummylab.rl  # noqa: E402, F401  (registers the ids)
 from rummylab.errors import IllegalActionError, OptionError  # noqa: E402
-from rummylab.rl import GYM_IDS, gym_env  # noqa: E402
+from rummylab.rl import GYM_IDS, aec_env, gym_env  # noqa: E402
 
 IDS = [
     ("rummylab/Gin-v0", {}),
@@ -130,6 +130,15 @@ def test_max_steps_truncates():
         if term:
             break
         assert trunc == (i == 4)
+
+
+@pytest.mark.parametrize("steps", [0, -3])
+def test_max_steps_below_one_is_refused_as_in_the_aec_env(steps):
+    """``max_steps`` means the same in both adapters: at least one step."""
+    with pytest.raises(OptionError, match="at least 1"):
+        gym_env("gin", max_steps=steps)
+    with pytest.raises(OptionError, match="at least 1"):
+        aec_env("gin", max_steps=steps)
 
 
 def test_no_step_outside_an_episode():

@@ -227,3 +227,13 @@ def test_terminal_state_refuses_actions(name):
         with pytest.raises(Exception, match="over"):
             state.apply_action(action)
     assert state.returns() == returns and state.history() == history
+
+
+@pytest.mark.parametrize("params, message", [
+    ("max_moves=0", "max_moves must be at least 1"), ("max_moves=-2", "max_moves must be"),
+    ("hands=0", "hands must be at least 1")])
+def test_bad_parameters_are_refused(params, message):
+    """A game's parameters are checked when it loads: 0 moves is no default."""
+    with pytest.raises(Exception, match=message):
+        pyspiel.load_game(f"python_rummylab_gin({params})")
+    assert pyspiel.load_game("python_rummylab_gin(max_moves=-1)").max_game_length() > 0

@@ -16,6 +16,13 @@ REWARDS = ("match", "hand")
 ILLEGAL = ("raise", "penalty")
 
 
+def steps_limit(max_steps: int | None) -> int | None:
+    """A truncation limit of at least one step, or None for no limit."""
+    if max_steps is not None and int(max_steps) < 1:
+        raise OptionError("max_steps must be at least 1 (or None for no limit)")
+    return None if max_steps is None else int(max_steps)
+
+
 class EnvConfig:
     """Validated adapter settings and the engine's rule options."""
 
@@ -36,10 +43,8 @@ class EnvConfig:
         if illegal_action not in ILLEGAL:
             raise OptionError(
                 f"illegal_action must be one of {', '.join(ILLEGAL)}, not {illegal_action!r}")
-        if max_steps is not None and int(max_steps) < 1:
-            raise OptionError("max_steps must be at least 1 (or None for no limit)")
         self.reward = reward
-        self.max_steps = None if max_steps is None else int(max_steps)
+        self.max_steps = steps_limit(max_steps)
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         self.options = dict(options or {})

@@ -27,7 +27,7 @@ from gymnasium import spaces  # type: ignore[import-not-found, import-untyped, u
 from rummylab.bots import make_bot
 from rummylab.errors import IllegalActionError, OptionError
 from rummylab.rl.aec import observation_space
-from rummylab.rl.common import EnvConfig, Match, action_id, render_text
+from rummylab.rl.common import EnvConfig, Match, action_id, render_text, steps_limit
 from rummylab.rl.encoders import make_encoder
 
 
@@ -78,7 +78,7 @@ class RummyGymEnv(gym.Env):  # type: ignore[misc, unused-ignore]
         # max_steps is counted here in learner steps, not by the match
         self.config = EnvConfig(game, players, reward, None, illegal_action,
                                 illegal_penalty, opts)
-        self.max_steps = None if max_steps is None else int(max_steps)
+        self.max_steps = steps_limit(max_steps)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode

@@ -117,6 +117,8 @@ class _Config:
         self.max_chance_outcomes = max(self.setup_outcomes, 53 if spec.name == "manipulation"
                                        else 52)
         mm = int(params.get("max_moves", -1))
+        if mm < 1 and mm != -1:
+            raise ValueError(f"max_moves must be at least 1 (-1: the default), not {mm}")
         self.max_moves = mm if mm > 0 else self._default_moves()
         self.encoder = make_encoder(spec.name, self.n, self.resolved)
 
