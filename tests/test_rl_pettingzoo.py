@@ -125,6 +125,14 @@ def test_illegal_actions():
     assert env.agent_selection == agent
     _obs, reward, *_rest, info = env.last()
     assert reward == -2.0 and info["illegal_action"]
+    # an ignored action is no action played: it does not count towards max_steps
+    env = aec_env("gin", illegal_action="penalty", max_steps=1)
+    env.reset(seed=0)
+    env.step(illegal)
+    assert not any(env.truncations.values())
+    obs, *_ = env.last()
+    env.step(int(obs["action_mask"].nonzero()[0][0]))
+    assert all(env.truncations.values())
 
 
 def test_render_and_options():

@@ -49,7 +49,8 @@ class RummyAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
     - ``reward``: ``"match"`` (zero-sum match return at the end, 0 before)
       or ``"hand"`` (each hand's score change, zero-sum, when the hand
       ends; both modes sum to the match return).
-    - ``max_steps``: truncate after this many actions (all seats), None = never.
+    - ``max_steps``: truncate after this many actions played (all seats; an
+      illegal action ignored in penalty mode is none), None = never.
     - ``illegal_action``: ``"raise"`` (IllegalActionError, the default) or
       ``"penalty"`` (the action is ignored, the agent is charged
       ``illegal_penalty`` and stays selected).
