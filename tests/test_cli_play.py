@@ -55,7 +55,7 @@ def test_record_is_written_when_the_match_is_over(monkeypatch: pytest.MonkeyPatc
     dealt from, in the record and on screen, and replays."""
     from rummylab.tui import TerminalGame
 
-    target = tmp_path / "match.jsonl"
+    target = tmp_path / "[bold]match.jsonl"  # a name that is no markup on screen either
     monkeypatch.setattr(TerminalGame, "human_turn", _play_as_simple(target))
     # the seed the command draws, fixed so that the test plays one match every run
     monkeypatch.setattr(random.SystemRandom, "randrange", lambda self, n: 424242)
@@ -65,7 +65,7 @@ def test_record_is_written_when_the_match_is_over(monkeypatch: pytest.MonkeyPatc
     assert seed == 424242 and "This match was seed 424242" in out
     assert f"Record written to {target}" in out
     assert main(["replay", str(target)]) == 0
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["match.jsonl"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["[bold]match.jsonl"]
 
 
 def test_no_record_of_a_match_left_unfinished(monkeypatch: pytest.MonkeyPatch,
@@ -124,3 +124,50 @@ def test_three_player_gin_sitter_gives_advice(monkeypatch: pytest.MonkeyPatch,
         nxt = lines[i + 1]  # the captain's move follows the advice
         assert nxt["type"] == "action" and nxt["seat"] != lines[i]["seat"]
     assert main(["replay", str(target)]) == 0
+
+
+@pytest.mark.parametrize("game", ["gin", "gin3", "three-thirteen", "manipulation"])
+def test_typed_markup_and_long_lines_are_told_as_typed(monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str],
+                                                        game: str) -> None:
+    """What the player types is never read as markup (it crashed the game or
+    changed the message), and a very long line is echoed cut short; a number
+    of any length out of the list is out of range."""
+    lines = ["[/]", "[bold]x[/bold]", "1" * 4301, "y" * 5000, "quit"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
+    assert main(["play", game, "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "'[/]'" in out and "'[bold]x[/bold]'" in out
+    assert "choose a move from 1 to" in out and "is not a move's number" not in out
+    assert "y" * 200 not in out.replace("\n", "")
+    assert "You left the match." in out
+
+
+def test_a_line_that_is_no_text_is_refused_and_the_rest_read(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A typed line that is not UTF-8 is one refused move, not a crash, and
+    the lines after it are still read."""
+    raw = io.TextIOWrapper(io.BytesIO(b"\xe9\nquit\n"), encoding="utf-8", errors="strict")
+    monkeypatch.setattr("sys.stdin", raw)
+    assert main(["play", "gin", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "unknown action '\ufffd'" in out and "You left the match." in out
+
+
+def test_a_knock_is_confirmed_by_y_or_yes_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The confirmation takes y/yes or n/no/Enter; quit leaves the match;
+    anything else is asked again."""
+    from rich.console import Console
+
+    from rummylab.tui import TERMINALS
+    tg = TERMINALS["gin"]("gin", "simple", 3, {}, Console(file=io.StringIO()))
+    for typed, expected in ((["yikes", "yes"], True), (["hint", ""], False), (["n"], False),
+                            (["maybe", "quit"], None), (["Y"], True)):
+        answers = iter(typed)
+        monkeypatch.setattr(type(tg), "ask", lambda self, prompt, it=answers: next(it))
+        assert tg.yes_or_no("Knock?") is expected, typed
+
+
+def test_players_given_twice_must_agree(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "three-thirteen", "--players", "3", "--option", "players=2"]) == 2
+    assert "--players 3 and --option players=2 disagree" in capsys.readouterr().err

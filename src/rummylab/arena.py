@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rummylab.bots import make_bot
-from rummylab.errors import RummyError
+from rummylab.errors import OptionError, RummyError
 from rummylab.match import FIGURES, MatchStats, match_seeds, play_match, wilson
 from rummylab.records import RecordWriter
 
@@ -72,11 +72,16 @@ def split_bots(text: str) -> list[str]:
 
     >>> split_bots("simple, random:seed=3,x=1,simple")
     ['simple', 'random:seed=3,x=1', 'simple']
+    >>> split_bots("simple,,random")
+    Traceback (most recent call last):
+    rummylab.errors.OptionError: an empty bot in --bots 'simple,,random'
     """
     specs: list[str] = []
+    if not text.strip():
+        return specs
     for piece in (p.strip() for p in text.split(",")):
         if not piece:
-            continue
+            raise OptionError(f"an empty bot in --bots {text!r}")
         if specs and "=" in piece and ":" not in piece:
             specs[-1] += "," + piece
         else:

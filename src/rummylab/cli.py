@@ -6,7 +6,9 @@ on stderr and exit code 2; a record that does not replay is exit code 1.
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import random
 import sys
 from collections.abc import Iterator, Sequence
@@ -46,6 +48,12 @@ err_console = Console(stderr=True)
 
 def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(_one_line(message, code))
+
+
+def shown(path: Path) -> str:
+    """A path as it can be printed: bytes that are no text in the file
+    system's encoding are shown as replacement characters."""
+    return os.fsencode(path).decode("utf-8", "replace")
 
 
 def writable(path: Path) -> None:
@@ -316,7 +324,7 @@ def arena(
     else:
         _arena_table(name, result.to_dict())
     if plot_ is not None and not as_json:
-        console.print(f"plot: {plot_}", highlight=False)
+        console.print(f"plot: {shown(plot_)}", highlight=False, markup=False)
 
 
 def _arena_table(name: str, d: dict[str, Any]) -> None:
@@ -366,7 +374,7 @@ def replay_cmd(
                 if not quiet:
                     console.print(f"match {m.match} ({m.game}, line {m.line}): {m.hands} hands, "
                                   f"winners {m.winners}, final scores {m.final_scores}",
-                                  highlight=False)
+                                  highlight=False, markup=False)
         except RecordError as e:
             fail(str(e), 2 if e.unreadable else 1)
         except UnicodeDecodeError:
@@ -400,9 +408,17 @@ def play(
     if players is not None:
         if "players" not in cls.option_spec:
             fail(f"{cls.game_name} has a fixed number of players")
+        given = options.get("players")
+        if given is not None and str(given).strip() != str(players):
+            fail(f"--players {players} and --option players={given} disagree")
         options["players"] = players
     if record is not None:
         writable(record)  # before the match, not after it
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        # a typed line that is no text in the locale's encoding is read with
+        # replacement characters (and refused as a move), not lost with the
+        # rest of the input
+        sys.stdin.reconfigure(errors="replace")
     if seed is None:
         # drawn here, not by the engine, so the record and the player can keep it
         seed = random.SystemRandom().randrange(2**31)
@@ -411,13 +427,13 @@ def play(
     if record is None:
         return
     if text is None:
-        console.print(f"The match was not finished, so no record was written to {record}.",
-                      highlight=False)
+        console.print(f"The match was not finished, so no record was written to "
+                      f"{shown(record)}.", highlight=False, markup=False)
         return
     with record_stream(record) as stream:
         assert stream is not None
         stream.write(text)
-    console.print(f"Record written to {record}.", highlight=False)
+    console.print(f"Record written to {shown(record)}.", highlight=False, markup=False)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -60,6 +61,7 @@ from rummylab.thirteen.solver import solve as solve13
 SUIT_STYLE = {0: "bold", 1: "bold red", 2: "bold red", 3: "bold", 4: "bold magenta"}
 MANUAL = -2  # a move the player typed out in full and that is already applied
 SYMBOL = "♣♦♥♠"
+_WARN_MAX = 160  # characters of a warning; what was typed is echoed in it
 
 
 def card_text(card: Card) -> Text:
@@ -110,7 +112,22 @@ class TerminalGame:
                       for s in range(self.state.num_players)]
 
     def ask(self, prompt: str) -> str:
-        return self.console.input(prompt).strip()
+        while True:
+            try:
+                return self.console.input(prompt).strip()
+            except UnicodeDecodeError:
+                self.warn("that line is not text (UTF-8): type it again")
+
+    def say(self, text: str) -> None:
+        """One line of plain text: names, moves and reasons are never markup."""
+        self.console.print(text, highlight=False, markup=False)
+
+    def warn(self, message: str) -> None:
+        """One line in red, never read as markup; a long echo of what was
+        typed is cut short."""
+        if len(message) > _WARN_MAX:
+            message = message[:_WARN_MAX - 1] + "…"
+        self.console.print(Text(message, style="red"), highlight=False)
 
     def run(self, writer: RecordWriter | None = None) -> None:
         state = self.gin
@@ -138,7 +155,7 @@ class TerminalGame:
                 if not isinstance(move, str):  # a text move: its record line reports it
                     said = self.describe(seat, move)
                     if said:
-                        self.console.print(f"{self.names[seat]}: {said}", highlight=False)
+                        self.say(f"{self.names[seat]}: {said}")
                 apply_move(state, move)
             events = state.take_events()
             if writer is not None:
@@ -164,15 +181,15 @@ class TerminalGame:
         if seat == self.human:
             action, reason = self.bots[sitter].hint(st.observation(sitter))
             st.advise(action)
-            self.console.print(f"{self.names[sitter]}, sitting out, advises: "
-                               f"{st.action_to_string(action)} — {reason}", highlight=False)
+            self.say(f"{self.names[sitter]}, sitting out, advises: "
+                               f"{st.action_to_string(action)} — {reason}")
         return True
 
     def human_advice(self) -> bool:
         st = self.gin
         obs = st.observation(self.human)
-        self.console.print(f"You sit out this hand; {self.names[st.non_dealer]} captains "
-                           "and is to play.", highlight=False)
+        self.say(f"You sit out this hand; {self.names[st.non_dealer]} captains "
+                           "and is to play.")
         self.show_table(obs)
         menu = self.show_menu(obs)
         while True:
@@ -191,18 +208,18 @@ class TerminalGame:
                 action = self.parse(raw, obs, menu)
                 st.advise(action)
             except (IllegalActionError, CardError) as e:
-                self.console.print(f"[red]{e}[/]", highlight=False)
+                self.warn(str(e))
                 continue
-            self.console.print(f"You advise: {st.action_to_string(action)}", highlight=False)
+            self.say(f"You advise: {st.action_to_string(action)}")
             return True
 
     @staticmethod
     def numbered(text: str, menu: list[tuple[int, str]]) -> int:
         """The move a number picks from the listed menu."""
-        try:
-            i = int(text)
-        except ValueError:
-            raise IllegalActionError(f"{text!r} is not a move's number") from None
+        if text.isascii() and text.isdigit():
+            i = int(text) if len(text) < 6 else 0  # a long number is out of range too
+        else:
+            raise IllegalActionError(f"{text!r} is not a move's number")
         if not 1 <= i <= len(menu):
             raise IllegalActionError(f"choose a move from 1 to {len(menu)}")
         return menu[i - 1][0]
@@ -252,7 +269,7 @@ class TerminalGame:
             c.print("[bold]Drawn hand[/]: two cards left in the stock, no score; "
                     "the same dealer deals again.")
         else:
-            k, d = self.names[e["knocker"]], self.names[e["defender"]]
+            k, d = escape(self.names[e["knocker"]]), escape(self.names[e["defender"]])
             word = {"gin": "goes gin", "big_gin": "goes big gin"}.get(e["outcome"], "knocks")
             c.print(f"[bold]{k} {word}[/]: melds {' | '.join(e['knocker_melds']) or '-'}; "
                     f"deadwood {e['knocker_deadwood_cards'] or '-'} "
@@ -263,7 +280,7 @@ class TerminalGame:
                     f"{e['defender_deadwood_cards'] or '-'} ({e['defender_deadwood']})",
                     highlight=False)
             what = "undercut! " if e["outcome"] == "undercut" else ""
-            c.print(f"[bold]{what}{self.names[e['winner']]} scores {e['points']}[/]",
+            c.print(f"[bold]{what}{escape(self.names[e['winner']])} scores {e['points']}[/]",
                     highlight=False)
         self.score_sheet()
 
@@ -280,9 +297,9 @@ class TerminalGame:
         self.console.print(t)
 
     def show_end(self, e: Event) -> None:
-        winners = " and ".join(self.names[w] for w in e["winners"])
+        winners = escape(" and ".join(self.names[w] for w in e["winners"]))
         self.console.print(f"[bold green]{winners} won the match[/] — final scores: "
-                            + ", ".join(f"{self.names[s]} {v}"
+                            + ", ".join(f"{escape(self.names[s])} {v}"
                                         for s, v in enumerate(e["final_scores"])),
                             highlight=False)
 
@@ -321,35 +338,51 @@ class TerminalGame:
             try:
                 action = self.parse(raw, obs, menu)
             except (IllegalActionError, CardError) as e:
-                self.console.print(f"[red]{e}[/]", highlight=False)
+                self.warn(str(e))
                 continue
             if action == MANUAL:
                 return action
             if action not in legal:
-                self.console.print(f"[red]{st.action_to_string(action)} is not legal now[/]",
-                                   highlight=False)
+                self.warn(f"{st.action_to_string(action)} is not legal now")
                 continue
             question = self.confirm(action, obs)
             if question:
-                try:
-                    ok = self.ask(question + r" \[y/n] ")  # not markup
-                except EOFError:
+                answer = self.yes_or_no(question)
+                if answer is None:
                     return None
-                if not ok.lower().startswith("y"):
+                if not answer:
+                    self.console.print("Not played.")
                     continue
             return action
+
+    def yes_or_no(self, question: str) -> bool | None:
+        """Ask to confirm a weighty move: y or yes plays it, n, no or Enter
+        does not, quit (or the end of input) leaves the match (None);
+        anything else asks again."""
+        while True:
+            try:
+                answer = self.ask(question + r" \[y/n] ").lower()  # not markup
+            except EOFError:
+                return None
+            if answer in ("y", "yes"):
+                return True
+            if answer in ("", "n", "no"):
+                return False
+            if answer in ("q", "quit", "exit"):
+                return None
+            self.warn("answer y or n")
 
     def show_menu(self, obs: Any) -> list[tuple[int, str]]:
         """List the legal moves, numbered; the list, for a typed number."""
         menu = self.menu(obs)
         for i, (_, label) in enumerate(menu, 1):
-            self.console.print(f"  {i:>2}. {label}", highlight=False)
+            self.say(f"  {i:>2}. {label}")
         return menu
 
     def show_hint(self, obs: Any) -> None:
         move, reason = self.adviser.move_hint(obs)
         said = move if isinstance(move, str) else self.gin.action_to_string(move)
-        self.console.print(f"Hint: {said} — {reason}", highlight=False)
+        self.say(f"Hint: {said} — {reason}")
 
     def confirm(self, action: int, obs: Any) -> str | None:
         """A question to confirm a weighty move, or None."""
@@ -439,11 +472,11 @@ class ThirteenTerminal(TerminalGame):
     def show_result(self, e: Event) -> None:
         c = self.console
         if e["went_out"] is not None:
-            c.print(f"[bold]{self.names[e['went_out']]} went out[/]", highlight=False)
+            c.print(f"[bold]{escape(self.names[e['went_out']])} went out[/]", highlight=False)
         else:
             c.print("[bold]Nothing left to draw[/]: the round is scored as it stands.")
         for seat, hand in enumerate(e["hands"]):
-            c.print(f"{self.names[seat]}: {' | '.join(hand['melds']) or '-'}; unmatched "
+            c.print(f"{escape(self.names[seat])}: {' | '.join(hand['melds']) or '-'}; unmatched "
                     f"{hand['unmatched'] or '-'}; penalty {hand['penalty']}", highlight=False)
         t = Table(title="Score sheet")
         t.add_column("round", justify="right")
@@ -455,9 +488,9 @@ class ThirteenTerminal(TerminalGame):
         c.print(t)
 
     def show_end(self, e: Event) -> None:
-        winners = " and ".join(self.names[w] for w in e["winners"])
+        winners = escape(" and ".join(self.names[w] for w in e["winners"]))
         self.console.print(f"[bold green]{winners} won with the lowest total[/] — "
-                           + ", ".join(f"{self.names[s]} {v}"
+                           + ", ".join(f"{escape(self.names[s])} {v}"
                                        for s, v in enumerate(e["final_scores"])),
                            highlight=False)
 
@@ -471,10 +504,11 @@ class ThirteenTerminal(TerminalGame):
         c.print(line)
         aw = bool(obs.options["natural_wild_sets"])
         if obs.final_turn:
-            c.print(f"[bold]{self.names[obs.went_out]} went out — this is your last turn.[/]")
+            c.print(f"[bold]{escape(self.names[obs.went_out])} went out — this is your last "
+                    "turn.[/]")
             if obs.laid_down:
                 laid = solve13(obs.laid_down, obs.wild_rank, natural_wild_sets=aw)
-                c.print(f"{self.names[obs.went_out]} laid down: "
+                c.print(f"{escape(self.names[obs.went_out])} laid down: "
                         + " ".join("[" + combo_str(k) + "]" for k in laid.combos),
                         highlight=False)
         sol = solve13(obs.hand, obs.wild_rank, natural_wild_sets=aw)
@@ -549,7 +583,7 @@ class ManipulationTerminal(TerminalGame):
     def report(self, events: list[Event]) -> None:
         for e in events:
             if e["type"] == "action" and e["seat"] != self.human and e["action"].startswith("meld"):
-                self.console.print(f"{self.names[e['seat']]}: {e['action']}", highlight=False)
+                self.say(f"{self.names[e['seat']]}: {e['action']}")
             elif e["type"] == "result":
                 self.show_result(e)
             elif e["type"] == "deal" and e["round"] > 1:
@@ -646,7 +680,8 @@ def play_terminal(game: str, bot: str, seed: int | None, options: Mapping[str, o
         "manipulation": "Type 'm CARDS' to meld them (the engine arranges the table) or "
                         "'m CARDS => TABLE', 'b' for the best meld, 'd' draw, 'k' knock, 'p' pass",
     }.get(game, "Type a card to discard it, 'k CARD' to knock, 's' stock, 't' take, 'p' pass")
-    console.print(f"[bold]{game}[/] against {bot}. {keys}; 'hint', 'quit', or a move's number.")
+    console.print(f"[bold]{game}[/] against {escape(bot)}. {keys}; 'hint', 'quit', or a move's "
+                  "number.")
     tg.run(RecordWriter(stream) if stream is not None else None)
     if stream is None or not tg.gin.is_terminal():
         return None
