@@ -225,11 +225,27 @@ def test_records_malformed_deal_lines_are_errors_not_crashes(game, options):
     text = record_match(game, 5, options)
     n = first_line(text, lambda o: o["type"] == "deal")
     deal = json.loads(text.splitlines()[n - 1])
-    assert_error_at(tamper(text, n, dumps({**deal, "deck": [7]})), 1, "cannot set up")
+    for deck in ([7], 5, None):
+        assert_error_at(tamper(text, n, dumps({**deal, "deck": deck})), n, "'deck' must be")
+    no_deck = {k: v for k, v in deal.items() if k != "deck"}
+    assert_error_at(tamper(text, n, dumps(no_deck)), n, "'deck' must be")
+    assert_error_at(tamper(text, n, dumps({**deal, "deck": "7h zz"})), n, "bad deck")
     # (three-player Gin takes its dealer from the cut: there the line is a mismatch)
     line = dumps(deal).replace('"dealer":', '"dealer":1e999,"x":', 1)
     with pytest.raises(RecordError, match="cannot set up" if game != "gin3" else "mismatch"):
         replay_text(tamper(text, n, line))
+
+
+def test_records_missing_fields_are_named(gin_text):
+    """Records: a line without a field it needs names the field; options
+    that are no mapping are named as such."""
+    n = first_line(gin_text, lambda o: o["type"] == "action")
+    obj = json.loads(gin_text.splitlines()[n - 1])
+    del obj["action"]
+    assert_error_at(tamper(gin_text, n, dumps(obj)), n, "lacks its 'action' field")
+    head = json.loads(gin_text.splitlines()[0])
+    assert_error_at(tamper(gin_text, 1, dumps({**head, "options": [1]})), 1,
+                    "'options' must map option names")
 
 
 def test_records_seat_must_be_a_seat_number(gin_text):
@@ -240,7 +256,7 @@ def test_records_seat_must_be_a_seat_number(gin_text):
                     "'seat' must be a seat number")
 
 
-@pytest.mark.parametrize("rounds", [[1], "abc", {"0": "Kc"}, [["Kc"]]])
+@pytest.mark.parametrize("rounds", [[1], "abc", {"0": "Kc"}, [["Kc"]], [{"x": "Kc"}], None])
 def test_records_gin3_malformed_cut_is_an_error_at_the_header(rounds):
     """Records, D-6: a three-player Gin cut line that is no list of {seat: card}
     rounds fails as a match that cannot be set up, not with a crash."""

@@ -228,13 +228,24 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]]) -> ReplayedMatch
     match = head.get("match", 1)
     if type(match) is not int or match < 1:
         raise RecordError(f"'match' must be a match number (1, 2, ...), not {match!r}", n0)
+    options = head.get("options")
+    if options is not None and not isinstance(options, dict):
+        raise RecordError(f"'options' must map option names to values, not {options!r}", n0)
+    decks = []
+    for n, _, obj in lines:
+        if obj["type"] == "deal":
+            deck = obj.get("deck")
+            if not isinstance(deck, str):
+                raise RecordError(f"a deal's 'deck' must be its cards as text, not {deck!r}", n)
+            try:
+                decks.append(parse_cards(deck, jokers=True))
+            except RummyError as e:
+                raise RecordError(f"bad deck: {e}", n) from None
     try:
         cls = game_class(str(head.get("game")))
-        decks = [parse_cards(obj["deck"], jokers=True) for _, _, obj in lines
-                 if obj["type"] == "deal"]
         kwargs: dict[str, Any] = cls.replay_setup([obj for _, _, obj in lines])  # type: ignore[attr-defined]
         ctor: Any = cls
-        state: State = ctor(head.get("options"), head.get("seed"), decks=decks, **kwargs)
+        state: State = ctor(options, head.get("seed"), decks=decks, **kwargs)
         seats = head.get("seats")
         if (not isinstance(seats, list) or len(seats) != state.num_players
                 or not all(isinstance(x, str) for x in seats)):
@@ -243,7 +254,9 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]]) -> ReplayedMatch
         expected = dumps(header(state, seats, match))
     except RecordError:
         raise
-    except (RummyError, KeyError, TypeError, ValueError, OverflowError) as e:
+    except KeyError as e:
+        raise RecordError(f"cannot set up the match: a line lacks its {e} field", n0) from None
+    except (RummyError, TypeError, ValueError, OverflowError) as e:
         raise RecordError(f"cannot set up the match: {e}", n0) from None
     if expected != lines[0][1]:
         raise RecordError("header does not match the options as the engine records them", n0)
@@ -271,7 +284,9 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]]) -> ReplayedMatch
                     advise(str(obj["action"]))
             except RecordError:
                 raise
-            except (RummyError, KeyError) as e:
+            except KeyError as e:
+                raise RecordError(f"the line lacks its {e} field", n) from None
+            except RummyError as e:
                 raise RecordError(f"illegal action: {e}", n) from None
             pending = state.take_events()
         if not pending:

@@ -61,9 +61,10 @@ class Gin3State(GinState):
     def replay_setup(cls, events: Sequence[Event]) -> dict[str, Any]:
         for e in events:
             if e.get("type") == "cut":
-                rounds = e["rounds"]
+                rounds = e.get("rounds")
                 if not isinstance(rounds, list) or not all(
                         isinstance(r, dict) and all(isinstance(c, str) for c in r.values())
+                        and all(k.isascii() and k.isdigit() for k in r)
                         for r in rounds):
                     raise ValueError("a cut's 'rounds' must be a list of {seat: card} objects")
                 return {"cut": [{int(k): v for k, v in r.items()} for r in rounds]}
