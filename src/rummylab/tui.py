@@ -182,14 +182,14 @@ class TerminalGame:
             action, reason = self.bots[sitter].hint(st.observation(sitter))
             st.advise(action)
             self.say(f"{self.names[sitter]}, sitting out, advises: "
-                               f"{st.action_to_string(action)} — {reason}")
+                     f"{st.action_to_string(action)} — {reason}")
         return True
 
     def human_advice(self) -> bool:
         st = self.gin
         obs = st.observation(self.human)
         self.say(f"You sit out this hand; {self.names[st.non_dealer]} captains "
-                           "and is to play.")
+                 "and is to play.")
         self.show_table(obs)
         menu = self.show_menu(obs)
         while True:
