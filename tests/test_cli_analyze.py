@@ -15,7 +15,8 @@ HAND = ["7c", "8c", "9c", "4d", "4h", "4s", "2c", "3c", "Ah", "2h"]
 @pytest.mark.parametrize(("argv", "needle"), [
     (["gin", *HAND, "--round", "3"], "gin does not take --round"),
     (["gin", "--hand", "7h"], "gin does not take --hand"),
-    (["three-thirteen", "7h", "8h", "9h", "--round", "1", "--decks", "1"], "--decks"),
+    (["three-thirteen", "7h", "7h", "9h", "--round", "1", "--decks", "1"], "7h twice"),
+    (["three-thirteen", "7h", "8h", "9h", "--round", "1", "--decks", "3"], "not 3"),
     (["three-thirteen", "7h", "8h", "9h", "--round", "1", "--table", "5h 6h 7h"], "--table"),
     (["manipulation", "--hand", "7h", "--round", "2"], "--round"),
     (["manipulation", "7h", "--hand", "8h"], "not both"),
@@ -37,3 +38,8 @@ def test_options_the_game_reads_are_used(capsys: pytest.CaptureFixture[str]) -> 
         assert main(["analyze", "manipulation", *cards, "--table", "5h 6h 4h", "--decks", "1",
                      "--json"]) == 0
         assert json.loads(capsys.readouterr().out)["can_knock"] is True
+    # Three Thirteen: two decks by default (three or four players), one on request
+    for decks in ([], ["--decks", "2"], ["--decks", "1"]):
+        assert main(["analyze", "three-thirteen", "5h", "6h", "7h", "7h", "--round", "2",
+                     *decks, "--json"]) == (2 if decks == ["--decks", "1"] else 0)
+        capsys.readouterr()

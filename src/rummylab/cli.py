@@ -117,7 +117,8 @@ def analyze(
     hand: Annotated[str | None, typer.Option(
         "--hand", help="Manipulation: the hand")] = None,
     decks: Annotated[int | None, typer.Option(
-        help="Manipulation: 1 (two players) or 2 (three to five, the default)")] = None,
+        help="1 deck or 2 (the default): Manipulation 1 for two players, 2 for three to "
+             "five; Three Thirteen 1 for two players, 2 for three or four")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     """Best arrangement of a hand; after the draw also the best discard; for
@@ -129,7 +130,8 @@ def analyze(
     # an option the game does not read would be dropped unseen: refuse it
     given = {"--round": round_ is not None, "--table": table_ is not None,
              "--hand": hand is not None, "--decks": decks is not None}
-    reads = {"three-thirteen": {"--round"}, "manipulation": {"--table", "--hand", "--decks"}}
+    reads = {"three-thirteen": {"--round", "--decks"},
+             "manipulation": {"--table", "--hand", "--decks"}}
     extra = [k for k, v in given.items() if v and k not in reads.get(name, set())]
     if extra:
         fail(f"{name} does not take {', '.join(extra)}")
@@ -141,7 +143,7 @@ def analyze(
     elif name == "three-thirteen":
         if round_ is None:
             fail("three-thirteen needs --round R (1-11)")
-        result = analyze_thirteen(text, round_)
+        result = analyze_thirteen(text, round_, decks=2 if decks is None else decks)
     else:
         if hand is None and not text:
             fail('manipulation needs --hand "CARDS" (and --table "MELD | MELD")')
