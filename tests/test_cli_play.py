@@ -168,6 +168,10 @@ def test_a_knock_is_confirmed_by_y_or_yes_only(monkeypatch: pytest.MonkeyPatch) 
         assert tg.yes_or_no("Knock?") is expected, typed
 
 
-def test_players_given_twice_must_agree(capsys: pytest.CaptureFixture[str]) -> None:
+def test_players_given_twice_must_agree(monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "three-thirteen", "--players", "3", "--option", "players=2"]) == 2
     assert "--players 3 and --option players=2 disagree" in capsys.readouterr().err
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "three-thirteen", "--players", "3", "--option", "players=03",
+                 "--seed", "1"]) == 0

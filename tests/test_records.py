@@ -230,10 +230,32 @@ def test_records_malformed_deal_lines_are_errors_not_crashes(game, options):
     no_deck = {k: v for k, v in deal.items() if k != "deck"}
     assert_error_at(tamper(text, n, dumps(no_deck)), n, "'deck' must be")
     assert_error_at(tamper(text, n, dumps({**deal, "deck": "7h zz"})), n, "bad deck")
-    # (three-player Gin takes its dealer from the cut: there the line is a mismatch)
     line = dumps(deal).replace('"dealer":', '"dealer":1e999,"x":', 1)
-    with pytest.raises(RecordError, match="cannot set up" if game != "gin3" else "mismatch"):
-        replay_text(tamper(text, n, line))
+    assert_error_at(tamper(text, n, line), n, "'dealer' must be a seat number")
+    no_dealer = {k: v for k, v in deal.items() if k != "dealer"}
+    assert_error_at(tamper(text, n, dumps(no_dealer)), n, "'dealer' must be a seat number")
+
+
+def test_records_reshuffle_stock_is_checked_on_its_line():
+    """Records (Three Thirteen, D-12): a reshuffle whose stock is missing or
+    no cards as text fails on its own line."""
+    # random players seldom go out, so the stock runs out
+    stream = io.StringIO()
+    writer = RecordWriter(stream)
+    state = new_state("three-thirteen", {"players": 2}, seed=1)
+    bots = [make_bot("random", "three-thirteen", seed=s) for s in range(2)]
+    writer.begin(state, ["random", "random"])
+    while not state.is_terminal():
+        seat = state.current_player()
+        state.apply_action(bots[seat].act(state.observation(seat)))
+        writer.write_events(state.take_events())
+    text = stream.getvalue()
+    assert '"type":"reshuffle"' in text
+    n = first_line(text, lambda o: o["type"] == "reshuffle")
+    obj = json.loads(text.splitlines()[n - 1])
+    for stock in (5, [7], None):
+        assert_error_at(tamper(text, n, dumps({**obj, "stock": stock})), n, "'stock' must be")
+    assert_error_at(tamper(text, n, dumps({**obj, "stock": "Zz"})), n, "bad stock")
 
 
 def test_records_missing_fields_are_named(gin_text):

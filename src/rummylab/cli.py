@@ -411,8 +411,13 @@ def play(
         if "players" not in cls.option_spec:
             fail(f"{cls.game_name} has a fixed number of players")
         given = options.get("players")
-        if given is not None and str(given).strip() != str(players):
-            fail(f"--players {players} and --option players={given} disagree")
+        if given is not None:
+            try:
+                same = int(str(given).strip()) == players
+            except ValueError:
+                same = False
+            if not same:
+                fail(f"--players {players} and --option players={given} disagree")
         options["players"] = players
     if record is not None:
         writable(record)  # before the match, not after it

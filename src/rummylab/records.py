@@ -233,14 +233,23 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]]) -> ReplayedMatch
         raise RecordError(f"'options' must map option names to values, not {options!r}", n0)
     decks = []
     for n, _, obj in lines:
-        if obj["type"] == "deal":
-            deck = obj.get("deck")
-            if not isinstance(deck, str):
-                raise RecordError(f"a deal's 'deck' must be its cards as text, not {deck!r}", n)
+        kind = obj["type"]
+        if kind == "deal":
+            dealer = obj.get("dealer")
+            if type(dealer) is not int:
+                raise RecordError(f"a deal's 'dealer' must be a seat number, not {dealer!r}", n)
+        if kind in ("deal", "reshuffle"):
+            field = "deck" if kind == "deal" else "stock"
+            cards = obj.get(field)
+            if not isinstance(cards, str):
+                raise RecordError(f"a {kind}'s {field!r} must be its cards as text, "
+                                  f"not {cards!r}", n)
             try:
-                decks.append(parse_cards(deck, jokers=True))
+                parsed = parse_cards(cards, jokers=True)
             except RummyError as e:
-                raise RecordError(f"bad deck: {e}", n) from None
+                raise RecordError(f"bad {field}: {e}", n) from None
+            if kind == "deal":
+                decks.append(parsed)
     try:
         cls = game_class(str(head.get("game")))
         kwargs: dict[str, Any] = cls.replay_setup([obj for _, _, obj in lines])  # type: ignore[attr-defined]
