@@ -22,7 +22,6 @@ import json
 import os
 import platform
 import random
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -37,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
 from benchmarks import handgen, peers  # noqa: E402
-from benchmarks.machine import cpu_model  # noqa: E402
+from benchmarks.machine import cpu_model, refuse_unwritable  # noqa: E402
 from rummylab import new_state  # noqa: E402
 from rummylab.gin import melds  # noqa: E402
 
@@ -340,22 +339,24 @@ _RSS_WRAPPER = (
 
 def _peak_rss_kib(cmd: list[str]) -> tuple[int, int]:
     """``(exit code, peak RSS in KiB)`` of ``cmd`` run as a subprocess."""
+    # the working tree's rummylab, whatever is installed
+    path = os.pathsep.join(p for p in (str(ROOT / "src"), os.environ.get("PYTHONPATH")) if p)
     out = subprocess.run([sys.executable, "-c", _RSS_WRAPPER, *cmd],
-                         capture_output=True, text=True, check=True)
+                         capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": path})
     rc, kib = out.stdout.split()
     return int(rc), int(kib)
 
 
 def bench_record_memory(plan: Plan) -> Result:
-    """PLACEHOLDER, written ahead of the ``rummylab`` CLI: "simulating 10,000
-    matches with --record keeps peak memory flat".
+    """"Simulating 10,000 matches with --record keeps peak memory flat".
 
-    Runs ``rummylab simulate gin --bots simple,simple --games N --seed 1
-    --record FILE`` for N a tenth of ``plan.memory_games`` and then all of
-    it, and compares the peak RSS of the two child processes
-    (``getrusage(RUSAGE_CHILDREN).ru_maxrss``). Flat means the large run
-    peaks at most 25% + 8 MiB above the small one, i.e. the record is
-    streamed, not held. Skips while the command is missing. 10,000 matches
+    Runs ``python -m rummylab simulate gin --bots simple,simple --games N
+    --seed 1 --record FILE`` (the working tree's) for N a tenth of
+    ``plan.memory_games`` and then all of it, and compares the peak RSS of
+    the two child processes (``getrusage(RUSAGE_CHILDREN).ru_maxrss``). Flat
+    means the large run peaks at most 25% + 8 MiB above the small one, i.e.
+    the record is streamed, not held. 10,000 matches
     take ~4 minutes of simple bots, so the default full run plays 1,000;
     ``--memory-games 10000`` runs the full claim.
     """
@@ -363,16 +364,12 @@ def bench_record_memory(plan: Plan) -> Result:
     small = max(1, large // 10)
     res = Result(f"peak RSS, simulate {large} matches --record", "MiB", False, None,
                  target_text=f"flat vs {small} matches")
-    exe = shutil.which("rummylab")
-    if exe is None:
-        res.notes.append("skipped: no `rummylab` command on PATH (CLI not built yet)")
-        return res
     peaks: list[int] = []
     with tempfile.TemporaryDirectory() as tmp:
         for games in (small, large):
             record = str(Path(tmp) / f"gin-{games}.jsonl")
-            cmd = [exe, "simulate", "gin", "--bots", "simple,simple", "--games", str(games),
-                   "--seed", "1", "--record", record]
+            cmd = [sys.executable, "-m", "rummylab", "simulate", "gin", "--bots",
+                   "simple,simple", "--games", str(games), "--seed", "1", "--record", record]
             rc, kib = _peak_rss_kib(cmd)
             if rc != 0:
                 res.passed = False
@@ -452,6 +449,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--memory-games", type=int, metavar="N",
                     help="matches in the large recorded simulation (full: 1000, quick: 200)")
     args = ap.parse_args(argv)
+    refuse_unwritable(ap, args.json)
     plan = QUICK if args.quick else FULL
     if args.memory_games is not None:
         if args.memory_games < 10:

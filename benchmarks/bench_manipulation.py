@@ -52,8 +52,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 # measure the working tree, installed or not; the generators live with the tests
-sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests"), str(ROOT)]
 
+from benchmarks.machine import refuse_unwritable  # noqa: E402
 from rummylab.cards import Card  # noqa: E402
 from rummylab.manipulation import solver  # noqa: E402
 from rummylab.manipulation.game import ManipulationState  # noqa: E402
@@ -357,7 +358,16 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     which = ROWS
     if args.rows:
-        which = [(int(c), int(d)) for c, d in (r.split("x") for r in args.rows.split(","))]
+        try:
+            which = [(int(c), int(d)) for c, d in (r.split("x") for r in args.rows.split(","))]
+        except ValueError:
+            ap.error(f"--rows: sizes as CARDSxDECKS, e.g. 60x2,90x2, not {args.rows!r}")
+        if any(c < 1 or d not in (1, 2) for c, d in which):
+            ap.error("--rows: at least one card a row, and 1 or 2 decks")
+    for name in ("n", "games"):
+        if getattr(args, name) is not None and getattr(args, name) < 1:
+            ap.error(f"--{name} must be at least 1")
+    refuse_unwritable(ap, args.json)
     n = args.n or (20 if args.quick else 200)
     print(f"machine: nproc={os.cpu_count()} {platform.processor() or platform.machine()}")
     print(f"python {platform.python_version()} ({platform.python_implementation()}) on "
@@ -381,6 +391,8 @@ def main(argv: list[str] | None = None) -> int:
         ok = print_rows(rows, names)
         print(f"\ntotal {perf_counter() - start:.0f}s; load average at end: "
               f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        if args.json:
+            Path(args.json).write_text(json.dumps({"rows": rows}, indent=2))
         return 0 if ok else 1
     use(paths()[-1])
     typical = bench_typical(max(50, n), args.seed)

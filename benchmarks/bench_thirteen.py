@@ -240,6 +240,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="time per games-per-second metric (default 30, quick 2)")
     ap.add_argument("--child", choices=["cold", "warm"], help=argparse.SUPPRESS)
     args: Any = ap.parse_args(argv)
+    if args.n is not None and args.n < 1:
+        ap.error("--n must be at least 1")
+    if args.warmup is not None and args.warmup < 0:
+        ap.error("--warmup must be 0 or more")
+    if args.seconds is not None and not args.seconds > 0:
+        ap.error("--seconds must be above 0")
     n = args.n or (400 if args.quick else 5000)
     warmup = args.warmup if args.warmup is not None else (200 if args.quick else 2000)
     if args.child:

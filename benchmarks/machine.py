@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 
@@ -14,3 +15,11 @@ def cpu_model() -> str:
     except OSError:
         pass
     return ""
+
+
+def refuse_unwritable(ap: argparse.ArgumentParser, path: str | Path | None) -> None:
+    """Refuse an output file that cannot be written, before the run, not after it."""
+    from rummylab.records import unwritable
+
+    if path is not None and (reason := unwritable(Path(path))):
+        ap.error(reason)

@@ -62,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--accel", choices=("auto", "on", "off"), default="auto",
                     help="the solver's numba kernel: auto (when installed), on (required), off")
     args = ap.parse_args(argv)
+    if args.n < 1:
+        ap.error("--n must be positive")
     accel = solver.use_accelerator(None if args.accel == "auto" else args.accel == "on")
     if args.accel == "on" and not accel:
         print("numba is not installed: pip install numba (or pip install -e '.[fast]')")
