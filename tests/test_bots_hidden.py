@@ -119,6 +119,7 @@ def test_strong_bot_options_are_checked() -> None:
     ("strong:upcard=2", "three-thirteen", "upcard must be from 0 to 1"),
     ("strong:risk=101", "manipulation", "risk must be from 0 to 100"),
     ("strong:read=3", "manipulation", "read must be from 0 to 2"),
+    ("strong:deep=1", "three-thirteen", "deep must be 0 \\(off\\) or at least 2"),
 ])
 def test_bot_option_values_out_of_range_are_refused(spec: str, game: str, message: str) -> None:
     from rummylab.errors import OptionError
@@ -132,3 +133,19 @@ def test_bot_option_values_at_their_limits_are_taken() -> None:
                        ("strong:stakes=1:hazard=0:upcard=0", "three-thirteen"),
                        ("strong:risk=100:read=2", "manipulation")):
         make_bot(spec, game)
+
+
+@pytest.mark.parametrize("game", ["gin", "gin3", "three-thirteen", "manipulation"])
+def test_a_hint_is_the_move_the_bot_makes_next(game: str) -> None:
+    """Asking a bot for a hint changes nothing: the random bot's hint is the
+    move its next ``act`` makes, and its game goes on as without the hint."""
+    state = new_state(game, seed=4)
+    asked, plain = make_bot("random", game, seed=3), make_bot("random", game, seed=3)
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        seat = state.current_player()
+        obs = state.observation(seat)
+        hinted, _ = asked.hint(obs)
+        assert asked.act(obs) == hinted == plain.act(obs)
+        state.apply_action(hinted)

@@ -49,3 +49,58 @@ def test_the_history_does_not_mistake_a_later_discard_for_a_taken_upcard() -> No
     state.apply_action(state.legal_actions()[0])
     theirs = state.observation(me).discard_pile[-1]
     assert History(state.observation(me)).unwanted == [mine, theirs]
+
+
+def test_a_dealt_gin_is_not_broken_for_the_upcard() -> None:
+    """D-3: the card taken may not go back, so an upcard cannot 'complete' a
+    hand that is gin already; the bot keeps its gin and draws."""
+    from helpers import gin
+    from rummylab.bots import make_bot
+    from rummylab.gin.game import TAKE_DISCARD
+
+    state = gin("As 2s 3s 4s 5h 6h 7h 9c 9d 9h", "Kc Qh Jd 8s 7c 6d 5c 4h 3d 2c", "Kd", "Th")
+    seat = state.current_player()
+    action, reason = make_bot("strong", "gin", seed=1).hint(state.observation(seat))
+    assert action != TAKE_DISCARD, reason
+
+
+def test_options_at_their_limits_play_whole_matches() -> None:
+    """``tight=0`` rules out every sample that holds deadwood above the last
+    throw (all of them, at times: they are then kept evenly, not divided by
+    zero); ``knock=1`` still knocks when every sampled defence loses (the
+    weights sum to 1 only up to rounding); a negative seed is a seed."""
+    from rummylab.bots import make_bot
+    from rummylab.bots.strong_gin import StrongGinBot
+
+    for seed in range(3):
+        state = new_state("gin", {"target": 30}, seed=seed)
+        bots = [make_bot("strong:tight=0:seed=-5", "gin", seed=0), make_bot("simple", "gin")]
+        while not state.is_terminal():
+            seat = state.current_player()
+            state.apply_action(bots[seat].act(state.observation(seat)))
+    bot = StrongGinBot({"knock": "1"})
+    assert bot._should_knock(None, 5, 3.0, 1.0 - 1e-15)  # type: ignore[arg-type]
+
+
+def test_only_knocks_left_means_a_knock() -> None:
+    """At OpenSpiel's wall, after taking the upcard, the only moves are
+    knocks: a bot that would rather not knock (``knock=1``) still picks one."""
+    from dataclasses import replace
+
+    from rummylab.bots import make_bot
+    from rummylab.gin.game import BIG_GIN, KNOCK_BASE
+
+    for seed in range(200):
+        state = new_state("gin", seed=seed)
+        bot = make_bot("simple", "gin")
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs = state.observation(seat)
+            knocks = tuple(a for a in obs.legal_actions if KNOCK_BASE <= a < BIG_GIN)
+            if knocks:
+                forced = replace(obs, legal_actions=knocks)
+                action = make_bot("strong:knock=1", "gin", seed=1).act(forced)
+                assert action in knocks
+                return
+            state.apply_action(bot.act(obs))
+    raise AssertionError("no knock in 200 deals")

@@ -22,4 +22,8 @@ class RandomBot(Bot):
         return int(legal[self._rng.randrange(len(legal))])
 
     def hint(self, observation: Any) -> tuple[int, str]:
-        return self.act(observation), "a legal move picked at random"
+        """The move ``act`` would make next: asking leaves the stream where it was."""
+        state = self._rng.getstate()
+        action = self.act(observation)
+        self._rng.setstate(state)
+        return action, "a legal move picked at random"

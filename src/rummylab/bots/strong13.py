@@ -55,6 +55,7 @@ from typing import Any
 
 from rummylab.bots.base import Bot
 from rummylab.cards import CARD_POINTS, Card, card_str, multi_add, multi_cards, multi_remove
+from rummylab.errors import OptionError
 from rummylab.thirteen.game import (
     DISCARD_BASE,
     DRAW_STOCK,
@@ -139,8 +140,8 @@ class StrongThirteenBot(Bot):
     ``seed``, ``out_bonus`` (points a going-out draw is worth below zero,
     default 8), ``feed`` (weight of the help a discard gives the next
     player, default 0.5), ``deep`` (how many of the best discards to value
-    over two draws with :meth:`lookahead2`; 0, the default, values them over
-    one) and ``hazard`` (the chance the round ends between two of the seat's
+    over two draws with :meth:`lookahead2`, at least 2; 0, the default, values
+    them over one) and ``hazard`` (the chance the round ends between two of the seat's
     turns, used by :meth:`lookahead2`, default 0.3) and ``stakes`` (0 to
     1, default 0: how much a round penalty is valued by the seat's chance
     of winning the game, from the scores so far, instead of by its points;
@@ -159,6 +160,8 @@ class StrongThirteenBot(Bot):
         self.out_bonus = self.float_option("out_bonus", 8.0, 0.0)
         self.feed = self.float_option("feed", 0.5, 0.0)
         self.deep = self.int_option("deep", 0, 0)
+        if self.deep == 1:  # one discard over two draws has nothing to be weighed against
+            raise OptionError("bot option deep must be 0 (off) or at least 2")
         self.hazard = self.float_option("hazard", 0.3, 0.0, 1.0)
         self.stakes = self.float_option("stakes", 0.0, 0.0, 1.0)
         self.upcard = self.float_option("upcard", 1.0, 0.0, 1.0)

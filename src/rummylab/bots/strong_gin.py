@@ -148,7 +148,7 @@ class StrongGinBot(Bot):
         self.race = self.float_option("race", 150.0, 0.0)
         self.deny = self.float_option("deny", 2.0, 0.0)
         self.tight = self.float_option("tight", 0.1, 0.0, 1.0)
-        self.base_seed = self.seed_option(0) or 0
+        self.base_seed = self.seed_option() or 0
 
     # -- the interface --------------------------------------------------
     def act(self, observation: Any) -> int:
@@ -173,7 +173,8 @@ class StrongGinBot(Bot):
         hand, top = obs.hand, obs.discard_pile[-1]
         now = deadwood(hand)
         took = hand | 1 << top
-        if _dwad(took) == 0:
+        # the taken card may not go back (D-3): a hand that is gin already stays so by drawing
+        if now > 0 and any(_dw(took & ~(1 << c)) == 0 for c in cards_of(hand)):
             return TAKE_DISCARD, f"{card_str(top)} completes the hand"
         # after taking, the best discard (the taken card may not go back: D-3)
         take_value = min(self._discard_value(view, took & ~(1 << c), c)
@@ -220,6 +221,8 @@ class StrongGinBot(Bot):
             if dw == 0:
                 return knock, "gin"
             ev, win = self._knock_value(view, hand & ~(1 << (knock - KNOCK_BASE)), dw)
+            if not discards:
+                return knock, f"knock with {dw} deadwood: the only moves are knocks"
             if self._should_knock(view, dw, ev, win):
                 return knock, (f"knock with {dw} deadwood: wins {win:.0%} of the sampled "
                                f"hands, {ev:+.1f} points expected")
@@ -263,7 +266,7 @@ class StrongGinBot(Bot):
         if dw <= self.wait_gin and view.obs.stock_size > 8:
             return False  # so close to gin that an early knock wastes the bonus
         # otherwise knock at once, unless the sampled defences would too often undercut
-        return win >= self.knock
+        return win >= self.knock - 1e-9  # the weights sum to 1 only up to rounding
 
 
 class _View:
@@ -357,6 +360,8 @@ class _View:
                 w *= self.tight ** over
             out.append((hand, w))
             total += w
+        if total <= 0.0:  # every sample ruled out (tight=0): keep them, evenly
+            return [(h, 1.0 / len(out)) for h, _ in out]
         return [(h, w / total) for h, w in out]
 
     def _taking(self, card: int) -> tuple[float, float]:
