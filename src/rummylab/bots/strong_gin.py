@@ -66,9 +66,10 @@ from rummylab.gin.game import (
 from rummylab.gin.melds import (
     best_arrangement,
     best_defence,
+    best_discards,
     deadwood,
     deadwood_after_discard,
-    knock_arrangement,
+    least_deadwood_arrangements,
 )
 
 FULL = (1 << 52) - 1
@@ -174,7 +175,7 @@ class StrongGinBot(Bot):
         now = deadwood(hand)
         took = hand | 1 << top
         # the taken card may not go back (D-3): a hand that is gin already stays so by drawing
-        if now > 0 and any(_dw(took & ~(1 << c)) == 0 for c in cards_of(hand)):
+        if now > 0 and best_discards(took, 1 << top)[0] == 0:
             return TAKE_DISCARD, f"{card_str(top)} completes the hand"
         # after taking, the best discard (the taken card may not go back: D-3)
         take_value = min(self._discard_value(view, took & ~(1 << c), c)
@@ -249,12 +250,13 @@ class StrongGinBot(Bot):
     def _knock_value(self, view: _View, kept: int, dw: int) -> tuple[float, float]:
         obs = view.obs
         undercut = int(obs.options.get("undercut_bonus", 10))
+        arrangements = least_deadwood_arrangements(kept)
         total = 0.0
         wins = 0.0
         for opp, w in view.opponents:
-            # the engine lays the knock down against the hand the opponent holds (D-4)
-            melds = knock_arrangement(kept, view.unseen, opp).melds
-            their = best_defence(opp, melds).deadwood
+            # the engine lays the knock down to leave the hand the opponent holds
+            # the most deadwood (D-4, knock_arrangement): that is its deadwood
+            their = max(best_defence(opp, a.melds).deadwood for a in arrangements)
             if their > dw:
                 total += w * (their - dw)
                 wins += w
