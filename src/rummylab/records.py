@@ -63,7 +63,7 @@ def unwritable(path: Path) -> str | None:
     if path.is_dir():
         return f"cannot write {path}: it is a directory"
     part = _part(path)
-    if _plain(path) and (part.is_symlink() or (part.exists() and not part.is_file())):
+    if _plain(path) and not _plain(part):
         # a leftover FILE.part that is not a file of ours: never write through it
         return f"cannot write {path}: {part} is in the way (not a plain file); remove it"
     if path.exists():
@@ -81,8 +81,7 @@ def staged(path: Path) -> Path:
     the end) when it is a plain file or none yet, so a failed run leaves an
     older file whole; ``path`` itself for a device or a link (/dev/stdout)."""
     part = _part(path)
-    if (_plain(path) and os.access(path.parent, os.W_OK)
-            and not part.is_symlink() and (part.is_file() or not part.exists())):
+    if _plain(path) and _plain(part) and os.access(path.parent, os.W_OK):
         return part
     return path
 
