@@ -6,7 +6,6 @@ on stderr and exit code 2; a record that does not replay is exit code 1.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import random
@@ -421,11 +420,6 @@ def play(
         options["players"] = players
     if record is not None:
         writable(record)  # before the match, not after it
-    if isinstance(sys.stdin, io.TextIOWrapper):
-        # a typed line that is no text in the locale's encoding is read with
-        # replacement characters (and refused as a move), not lost with the
-        # rest of the input
-        sys.stdin.reconfigure(errors="replace")
     if seed is None:
         # drawn here, not by the engine, so the record and the player can keep it
         seed = random.SystemRandom().randrange(2**31)

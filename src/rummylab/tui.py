@@ -8,6 +8,7 @@ Type a card to discard it (``7h``), ``k 7h`` to knock discarding it,
 from __future__ import annotations
 
 import io
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -112,11 +113,7 @@ class TerminalGame:
                       for s in range(self.state.num_players)]
 
     def ask(self, prompt: str) -> str:
-        while True:
-            try:
-                return self.console.input(prompt).strip()
-            except UnicodeDecodeError:
-                self.warn("that line is not text (UTF-8): type it again")
+        return self.console.input(prompt).strip()
 
     def say(self, text: str) -> None:
         """One line of plain text: names, moves and reasons are never markup."""
@@ -673,6 +670,11 @@ def play_terminal(game: str, bot: str, seed: int | None, options: Mapping[str, o
     """Play a match at the terminal. With ``record``, return the match's
     record once it is over (None if the player left it): it is kept in
     memory meanwhile, since each hand's deck order is in it."""
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        # a typed line that is no text in the locale's encoding is read with
+        # replacement characters (and refused as a move), not lost with the
+        # rest of the buffered input
+        sys.stdin.reconfigure(errors="replace")
     tg = TERMINALS[game](game, bot, seed, options, console)
     stream = io.StringIO() if record else None
     keys = {
