@@ -292,3 +292,146 @@ def test_three_player_gin_counts_every_hand_for_box_and_captain(tmp_path: Path) 
     assert sum(c["box_won"]) == box_wins
     for row in result.rows():
         assert 0.0 <= row["box_win_rate"] <= 1.0 and 0.0 <= row["captain_win_rate"] <= 1.0
+
+
+def test_a_bad_scheduler_leaves_the_record_a_link_names_alone(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The address is checked before any file is opened, and a record that
+    is a link is staged beside the file it names, which stays whole."""
+    pytest.importorskip("distributed")
+    target = tmp_path / "target.jsonl"
+    target.write_text("an older record\n", encoding="utf-8")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target.name)
+    for address in ("tls://127.0.0.1:1", "tcp://127.0.0.1:99999"):
+        assert main(["arena", "gin", "--bots", "simple,random", "--games", "1",
+                     "--no-progress", "--backend", "dask", "--scheduler", address,
+                     "--record", str(link)]) == 2
+        assert "bad Dask scheduler address" in capsys.readouterr().err
+    assert target.read_text(encoding="utf-8") == "an older record\n"
+    # a run that fails once the record is open leaves it whole too
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(arena, "play_chunk", lambda chunk: 1 / 0)
+        with pytest.raises(ZeroDivisionError):
+            main(["arena", "gin", "--bots", "simple,random", "--games", "1", "--no-progress",
+                  "--record", str(link), *FAST])
+    assert target.read_text(encoding="utf-8") == "an older record\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.jsonl", "target.jsonl"]
+
+
+def test_a_service_that_is_no_scheduler_is_one_line(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Something answers at the address (a web page, say), not Dask."""
+    pytest.importorskip("distributed")
+    import socket
+    import threading
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(8)
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                return
+            with conn:
+                try:
+                    conn.recv(1024)
+                    conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n" * 4)
+                except OSError:
+                    pass
+
+    threading.Thread(target=serve, daemon=True).start()
+    monkeypatch.setattr(arena, "DASK_CONNECT_TIMEOUT", "2s")
+    try:
+        assert main(["arena", "gin", "--bots", "simple,random", "--games", "1",
+                     "--no-progress", "--backend", "dask", "--scheduler",
+                     f"tcp://127.0.0.1:{srv.getsockname()[1]}"]) == 2
+    finally:
+        srv.close()
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("rummylab: error: cannot reach the Dask scheduler") and "\n" not in err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("command", ["arena", "simulate"])
+def test_a_record_that_cannot_be_written_is_one_line(
+        capsys: pytest.CaptureFixture[str], command: str) -> None:
+    assert main([command, "gin", "--bots", "simple,random", "--games", "1", "--no-progress",
+                 "--record", "/dev/full", *FAST]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "rummylab: error: cannot write /dev/full: No space left on device"
+
+
+def test_long_file_names(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A name too long is refused in one line; a name just short enough is
+    written, though FILE.part would be too long."""
+    monkeypatch.chdir(tmp_path)
+    for flag in ("--record", "--plot"):
+        assert main(["arena", "gin", "--bots", "simple,random", "--games", "1",
+                     "--no-progress", flag, "a" * 300, *FAST]) == 2
+        assert "File name too long" in capsys.readouterr().err
+    name = "b" * 253
+    assert main(["arena", "gin", "--bots", "simple,random", "--games", "1", "--no-progress",
+                 "--record", name, *FAST]) == 0
+    capsys.readouterr()
+    assert [p.name for p in tmp_path.iterdir()] == [name]
+    assert len(list(replay((tmp_path / name).open(encoding="utf-8")))) == 2
+
+
+def test_run_arena_refuses_what_would_play_nothing() -> None:
+    with pytest.raises(arena.ArenaError, match="no bot"):
+        run_arena("gin", [], 2, ratings=False)
+    with pytest.raises(arena.ArenaError, match="chunk_size"):
+        run_arena("gin", ["simple", "random"], 2, ratings=False, chunk_size=-1)
+
+
+def test_one_worker_reports_every_deal_and_a_pool_is_no_larger_than_its_work(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[int] = []
+    run_arena("gin", ["simple", "random"], 4, options={"target": 10}, ratings=False,
+              progress=seen.append)
+    assert seen == [2, 4, 6, 8]
+    import concurrent.futures
+
+    sizes: list[int] = []
+
+    class Pool(concurrent.futures.ThreadPoolExecutor):
+        def __init__(self, max_workers: int) -> None:
+            sizes.append(max_workers)
+            super().__init__(max_workers)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Pool)
+    run_arena("gin", ["simple", "random"], 1, options={"target": 10}, ratings=False,
+              workers=64)
+    assert sizes == [1]
+
+
+def test_plot_leaves_pyplot_alone(tmp_path: Path) -> None:
+    mpl = pytest.importorskip("matplotlib")
+    plt = pytest.importorskip("matplotlib.pyplot")
+    backend = mpl.get_backend()
+    mpl.use("svg")  # a caller's own choice, which Agg must not replace
+    try:
+        before = plt.get_fignums()
+        result = run_arena("gin", ["simple", "random"], 1, options={"target": 10},
+                           ratings=False)
+        arena.plot(result, str(tmp_path / "p.png"))
+        assert mpl.get_backend() == "svg" and plt.get_fignums() == before
+    finally:
+        mpl.use(backend)
+    assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize("line", ['{"seed": 1e999, "points": 1}', '{"seed": 1, "points": 1e999}',
+                                  '{"seed": 1, "points": NaN}'])
+def test_saved_runs_refuse_numbers_that_are_not_finite(tmp_path: Path, line: str) -> None:
+    from rummylab.match import saved_run
+
+    path = tmp_path / "run.jsonl"
+    path.write_text(line + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="cannot read hands"):
+        saved_run(str(path), 1, "hands", ["points"])

@@ -18,6 +18,7 @@ the ``arena`` extra (``pip install -e '.[arena]'``).
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -181,7 +182,7 @@ def _run_local(chunks: Sequence[Chunk], workers: int) -> Iterator[ChunkResult]:
         return
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=min(workers, len(chunks))) as pool:
         futures = [pool.submit(play_chunk, c) for c in chunks]
         try:
             for f in as_completed(futures):
@@ -216,7 +217,9 @@ def check_scheduler(address: str) -> None:
         if protocol not in ("tcp", "ws"):
             raise ValueError(f"{protocol}:// is not supported, give tcp://HOST:PORT "
                              "(or ws://HOST:PORT)")
-        parse_host_port(location)
+        _, port = parse_host_port(location)
+        if port is None or not 0 < int(port) < 65536:
+            raise ValueError(f"port {port} is not 1 to 65535")
     except ValueError as e:
         raise ArenaError(f"bad Dask scheduler address {address!r}: {e}") from None
 
@@ -227,11 +230,18 @@ DASK_CONNECT_TIMEOUT = "10s"
 
 def _run_dask(chunks: Sequence[Chunk], scheduler: str) -> Iterator[ChunkResult]:
     distributed = require("distributed", "--backend dask")
+    # built in two steps so that a client that fails to connect can be closed
+    # here (left to the garbage collector, it prints a traceback at exit)
+    client = distributed.Client.__new__(distributed.Client)
     try:
-        client = distributed.Client(scheduler, timeout=DASK_CONNECT_TIMEOUT,
-                                    set_as_default=False)
-    except (OSError, TimeoutError, ValueError, TypeError) as e:
+        client.__init__(scheduler, timeout=DASK_CONNECT_TIMEOUT, set_as_default=False)
+    except (OSError, TimeoutError) as e:
+        _close_quietly(client)
         raise ArenaError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+    except Exception as e:  # something answers there, but not a scheduler
+        _close_quietly(client)
+        raise ArenaError(f"cannot reach the Dask scheduler at {scheduler}: the answer is "
+                         f"not a Dask scheduler's ({type(e).__name__})") from None
     try:
         futures = client.map(play_chunk, list(chunks), pure=False)
         try:
@@ -241,6 +251,11 @@ def _run_dask(chunks: Sequence[Chunk], scheduler: str) -> Iterator[ChunkResult]:
             client.cancel(futures)
     finally:
         client.close()
+
+
+def _close_quietly(client: Any) -> None:
+    with contextlib.suppress(Exception):
+        client.close(timeout=1)
 
 
 # --- aggregation ----------------------------------------------------------
@@ -335,8 +350,12 @@ def run_arena(
     order); ``progress`` is called with the number of matches done so far.
     The game name and options must already be resolved (see the CLI)."""
     n = len(specs)
+    if n < 1:
+        raise ArenaError("--bots names no bot")
     if deals < 1:
         raise ArenaError("--games must be at least 1")
+    if chunk_size is not None and chunk_size < 1:
+        raise ArenaError(f"chunk_size must be at least 1, got {chunk_size}")
     if workers < 1:
         raise ArenaError("--workers must be at least 1")
     if backend not in ("local", "dask"):
@@ -350,7 +369,9 @@ def run_arena(
     rater = Ratings(display_names(specs)) if ratings else None
     seeds = match_seeds(seed, deals)
     parallel = workers if backend == "local" else 8
-    size = chunk_size or max(1, min(32, math.ceil(deals / (parallel * 4))))
+    # one process: a deal a chunk, so the progress bar moves with every deal
+    size = chunk_size or (1 if backend == "local" and workers == 1
+                          else max(1, min(32, math.ceil(deals / (parallel * 4)))))
     chunks = make_chunks(game, specs, options or {}, seeds, size, record is not None)
     agg = MatchStats(game, list(specs))
     done: dict[int, ChunkResult] = {}
@@ -394,25 +415,22 @@ def _fold(agg: MatchStats, m: MatchResult) -> None:
 
 def plot(result: ArenaResult, path: str) -> None:
     """Win rates with their 95% Wilson intervals as a bar chart (PNG)."""
-    mpl = require("matplotlib", "--plot")
-    mpl.use("Agg")
-    plt = require("matplotlib.pyplot", "--plot")
+    # a Figure of its own, not pyplot: the caller's backend and figures stay as they were
+    figure = require("matplotlib.figure", "--plot")
     rows = result.rows()
     rates = [r["win_rate"] for r in rows]
     err = [[r["win_rate"] - r["ci_low"] for r in rows],
            [r["ci_high"] - r["win_rate"] for r in rows]]
-    fig, ax = plt.subplots(figsize=(max(4.0, 1.4 * len(rows) + 2), 4))
+    fig = figure.Figure(figsize=(max(4.0, 1.4 * len(rows) + 2), 4))
+    ax = fig.subplots()
+    ax.bar([r["name"] for r in rows], rates, yerr=err, capsize=6, color="#4c78a8")
+    ax.axhline(1 / len(rows), color="grey", linestyle="--", linewidth=1)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("match win rate (95% Wilson CI)")
+    ax.set_title(f"{result.game}: {result.stats.matches} matches "
+                 f"({result.deals} deals x {result.rotations} seatings)")
+    fig.tight_layout()
     try:
-        ax.bar([r["name"] for r in rows], rates, yerr=err, capsize=6, color="#4c78a8")
-        ax.axhline(1 / len(rows), color="grey", linestyle="--", linewidth=1)
-        ax.set_ylim(0, 1)
-        ax.set_ylabel("match win rate (95% Wilson CI)")
-        ax.set_title(f"{result.game}: {result.stats.matches} matches "
-                     f"({result.deals} deals x {result.rotations} seatings)")
-        fig.tight_layout()
-        try:
-            fig.savefig(path, format="png")
-        except OSError as e:
-            raise ArenaError(f"cannot write {path}: {e.strerror}") from None
-    finally:
-        plt.close(fig)
+        fig.savefig(path, format="png")
+    except OSError as e:
+        raise ArenaError(f"cannot write {path}: {e.strerror}") from None

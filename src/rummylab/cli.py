@@ -23,7 +23,7 @@ from rich.markdown import Markdown
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from rummylab.arena import split_bots
+from rummylab.arena import check_scheduler, split_bots
 from rummylab.bots import make_bot
 from rummylab.errors import RecordError, RummyError
 from rummylab.match import FIGURES, MatchStats, match_seeds, play_match
@@ -71,14 +71,13 @@ def record_stream(record: Path | None) -> Iterator[IO[str] | None]:
         yield None
         return
     writable(record)
-    with staged_path(record) as part:
-        assert part is not None
-        try:
-            stream = part.open("w", encoding="utf-8")
-        except OSError as e:
-            fail(f"cannot write {part}: {e.strerror}")
-        with stream:  # closed before the part file is renamed
-            yield stream
+    try:
+        with staged_path(record) as part:
+            assert part is not None
+            with part.open("w", encoding="utf-8") as stream:  # closed before the rename
+                yield stream
+    except OSError as e:  # a full disk, a file that went away, a failed rename
+        fail(f"cannot write {shown(record)}: {e.strerror}")
 
 
 # --- rules --------------------------------------------------------------
@@ -301,7 +300,8 @@ def arena(
     if plot_ is not None:
         require("matplotlib", "--plot")
     if backend == "dask":
-        require("distributed", "--backend dask")
+        assert scheduler is not None
+        check_scheduler(scheduler)  # before any file is opened
     if plot_ is not None:
         writable(plot_)
         if record is not None and ({plot_.resolve(), staged(plot_).resolve()}

@@ -76,8 +76,10 @@ def saved_run(path: str, seed: int, what: str,
         out = [tuple(float(r[k]) for k in fields) for r in rows]
     except KeyError as e:
         raise ValueError(f"cannot read {what} from {path}: a line has no {e} field") from None
-    except (OSError, ValueError, TypeError) as e:
+    except (OSError, ValueError, TypeError, OverflowError) as e:
         raise ValueError(f"cannot read {what} from {path}: {e}") from None
+    if not all(math.isfinite(v) for row in out for v in row):
+        raise ValueError(f"cannot read {what} from {path}: a value is not a finite number")
     if seeds - {seed}:
         raise ValueError(f"{path} holds {what} of seed {min(seeds - {seed})}, not of seed {seed}")
     return out

@@ -35,6 +35,7 @@ the record byte for byte.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Iterable, Iterator, Sequence
@@ -59,16 +60,26 @@ def unwritable(path: Path) -> str | None:
 
     >>> unwritable(Path("/no/such/dir/run.jsonl"))
     'cannot write /no/such/dir/run.jsonl: no directory /no/such/dir'
+    >>> unwritable(Path("x" * 300))  # doctest: +ELLIPSIS
+    'cannot write xxx...: File name too long'
     """
+    try:
+        return _unwritable(path)
+    except OSError as e:  # a name too long, a directory we may not search
+        return f"cannot write {path}: {e.strerror}"
+
+
+def _unwritable(path: Path) -> str | None:
     if path.is_dir():
         return f"cannot write {path}: it is a directory"
-    part = _part(path)
-    if _plain(path) and not _plain(part):
+    target = _target(path)
+    part = _part(target)
+    if _plain(target) and not _plain(part):
         # a leftover FILE.part that is not a file of ours: never write through it
         return f"cannot write {path}: {part} is in the way (not a plain file); remove it"
-    if path.exists():
-        return None if os.access(path, os.W_OK) else f"cannot write {path}: permission denied"
-    parent = path.parent
+    if target.exists():
+        return None if os.access(target, os.W_OK) else f"cannot write {path}: permission denied"
+    parent = target.parent
     if not parent.is_dir():
         return f"cannot write {path}: no directory {parent}"
     if not os.access(parent, os.W_OK):
@@ -79,15 +90,30 @@ def unwritable(path: Path) -> str | None:
 def staged(path: Path) -> Path:
     """Where to write a long run's file: beside ``path`` (renamed onto it at
     the end) when it is a plain file or none yet, so a failed run leaves an
-    older file whole; ``path`` itself for a device or a link (/dev/stdout)."""
-    part = _part(path)
-    if _plain(path) and _plain(part) and os.access(path.parent, os.W_OK):
+    older file whole; beside the file a link names, so the link stays a link;
+    ``path`` itself for a device (/dev/stdout)."""
+    target = _target(path)
+    part = _part(target)
+    if _plain(target) and _plain(part) and os.access(target.parent, os.W_OK):
         return part
     return path
 
 
+def _target(path: Path) -> Path:
+    """The plain file a link names, else the path itself (a device such as
+    /dev/stdout, or a pipe, is written through)."""
+    if path.is_symlink():
+        real = path.resolve()
+        if real.is_file() and not real.is_symlink():
+            return real
+    return path
+
+
 def _part(path: Path) -> Path:
-    return path.with_name(path.name + ".part")
+    name = path.name + ".part"
+    if len(os.fsencode(name)) > 255:  # a name near the limit: a short one of its own
+        name = "." + hashlib.sha256(os.fsencode(path.name)).hexdigest()[:16] + ".part"
+    return path.with_name(name)
 
 
 def _plain(path: Path) -> bool:
@@ -104,6 +130,7 @@ def staged_path(path: Path | None) -> Iterator[Path | None]:
         yield None
         return
     part = staged(path)
+    target = _target(path)
     finished = False
     try:
         yield part
@@ -111,7 +138,7 @@ def staged_path(path: Path | None) -> Iterator[Path | None]:
     finally:
         if part != path:
             if finished:
-                part.replace(path)
+                part.replace(target)
             else:
                 part.unlink(missing_ok=True)
 
