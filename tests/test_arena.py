@@ -121,6 +121,8 @@ def test_wilson_interval_is_sane() -> None:
     (["--bots", "simple,random", "--option", "nope=1"], "nope"),
     (["--bots", ":,random"], "no bot named"),
     (["--bots", "strong:budget=1:budget=2,simple"], "given twice"),
+    (["--bots", "random,seed=3,simple"], "write random:seed=3"),
+    (["--bots", "seed=3,simple"], "begins with an option"),
 ])
 def test_bad_input_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str],
                                       needle: str) -> None:
@@ -435,3 +437,8 @@ def test_saved_runs_refuse_numbers_that_are_not_finite(tmp_path: Path, line: str
     path.write_text(line + "\n", encoding="utf-8")
     with pytest.raises(ValueError, match="cannot read hands"):
         saved_run(str(path), 1, "hands", ["points"])
+
+
+def test_bot_specs_mixing_commas_and_colons_stay_whole() -> None:
+    assert split_bots("strong:budget=2,knock=0.5:gin=0,simple") == [
+        "strong:budget=2,knock=0.5:gin=0", "simple"]

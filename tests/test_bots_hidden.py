@@ -17,6 +17,7 @@ from rummylab import new_state
 from rummylab.bots import make_bot
 from rummylab.cards import cards_of, parse_cards
 from rummylab.gin.game import GinState
+from rummylab.manipulation.game import MELD_BEST
 
 BOTS = ["simple", "strong", "strong:budget=8", "random:seed=4"]
 
@@ -119,7 +120,16 @@ def test_strong_bot_options_are_checked() -> None:
     ("strong:upcard=2", "three-thirteen", "upcard must be from 0 to 1"),
     ("strong:risk=101", "manipulation", "risk must be from 0 to 100"),
     ("strong:read=3", "manipulation", "read must be from 0 to 2"),
-    ("strong:deep=1", "three-thirteen", "deep must be 0 \\(off\\) or at least 2"),
+    ("strong:deep=1", "three-thirteen", "deep must be 0 \\(off\\) or 2 to 6"),
+    ("strong:deep=7", "three-thirteen", "deep must be from 0 to 6"),
+    # options that work only through another one, which is off
+    ("strong:hazard=0.5", "three-thirteen", "hazard has no effect unless deep is 2"),
+    ("strong:stakes=1:out_bonus=41", "three-thirteen", "out_bonus must be at most 40"),
+    ("strong:keep=3", "manipulation", "keep has no effect unless reserve"),
+    ("strong:dump=1", "manipulation", "dump has no effect unless reserve"),
+    ("strong:guard=0:ghands=4", "manipulation", "ghands has no effect unless guard"),
+    # the bound of an integer written out, not rounded
+    ("strong:seed=-4611687000000000000", "three-thirteen", "at least -4611686018427387904$"),
 ])
 def test_bot_option_values_out_of_range_are_refused(spec: str, game: str, message: str) -> None:
     from rummylab.errors import OptionError
@@ -130,8 +140,10 @@ def test_bot_option_values_out_of_range_are_refused(spec: str, game: str, messag
 
 def test_bot_option_values_at_their_limits_are_taken() -> None:
     for spec, game in (("strong:knock=1:look=0:tight=0", "gin"),
-                       ("strong:stakes=1:hazard=0:upcard=0", "three-thirteen"),
-                       ("strong:risk=100:read=2", "manipulation")):
+                       ("strong:stakes=1:out_bonus=40:deep=6:hazard=0:upcard=0",
+                        "three-thirteen"),
+                       ("strong:risk=100:read=2:reserve=1:keep=0:dump=0:ghands=1",
+                        "manipulation")):
         make_bot(spec, game)
 
 
@@ -149,3 +161,59 @@ def test_a_hint_is_the_move_the_bot_makes_next(game: str) -> None:
         hinted, _ = asked.hint(obs)
         assert asked.act(obs) == hinted == plain.act(obs)
         state.apply_action(hinted)
+
+
+@pytest.mark.parametrize(("value", "key"), [(2.9, "budget"), (True, "budget"), (None, "budget"),
+                                            (True, "knock"), ([1], "knock")])
+def test_bot_options_given_from_python_must_be_text_or_numbers(value: object, key: str) -> None:
+    """``int(2.9)`` would quietly cut to 2 and ``True`` would be 1."""
+    from rummylab.bots import StrongGinBot
+    from rummylab.errors import OptionError
+
+    with pytest.raises(OptionError, match=f"{key} must be"):
+        StrongGinBot({key: value})  # type: ignore[dict-item]
+    assert StrongGinBot({"budget": 3, "knock": 0.5}).budget == 3  # numbers are fine
+
+
+@pytest.mark.parametrize("game", ["gin", "gin3", "three-thirteen", "manipulation"])
+@pytest.mark.parametrize("spec", ["random", "simple", "strong:budget=4"])
+def test_a_seat_with_no_move_is_refused_in_one_line(game: str, spec: str) -> None:
+    from rummylab.errors import IllegalActionError
+
+    state = new_state(game, seed=1)
+    idle = next(s for s in range(state.num_players) if s != state.current_player())
+    bot = make_bot(spec, game, seed=1)
+    for ask in (bot.act, bot.hint, bot.move, bot.move_hint):
+        with pytest.raises(IllegalActionError, match=f"seat {idle} has no move"):
+            ask(state.observation(idle))
+
+
+def test_a_random_bot_without_a_seed_is_seeded() -> None:
+    state = new_state("gin", seed=2)
+    obs = state.observation(state.current_player())
+    assert len({make_bot("random", "gin").act(obs) for _ in range(8)}) == 1
+
+
+def test_strong_manipulation_hints_the_move_it_makes() -> None:
+    """Its text melds (another play than the best) have no action id: the
+    hint's action is meld best, and its reason is the move's."""
+    from rummylab.match import apply_move
+
+    state = new_state("manipulation", {"players": 3}, seed=2)
+    bots = [make_bot("strong", "manipulation", seed=s) for s in range(3)]
+    texts = 0
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        seat = state.current_player()
+        obs = state.observation(seat)
+        move, why = bots[seat].move_hint(obs)
+        action, reason = bots[seat].hint(obs)
+        assert bots[seat].act(obs) == action and bots[seat].move(obs) == move
+        if isinstance(move, str):
+            texts += 1
+            assert action == MELD_BEST and reason.startswith(why) and "meld best" in reason
+        else:
+            assert (action, reason) == (move, why)
+        apply_move(state, move)
+    assert texts > 0

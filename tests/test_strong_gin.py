@@ -104,3 +104,28 @@ def test_only_knocks_left_means_a_knock() -> None:
                 return
             state.apply_action(bot.act(obs))
     raise AssertionError("no knock in 200 deals")
+
+
+def test_reasons_say_which_way_the_values_go() -> None:
+    """The values are expected costs: a reason names them so (lower is
+    better); at the default ``knock`` a knock is not explained by a sampled
+    chance the bot does not use."""
+    from rummylab import new_state
+    from rummylab.bots import make_bot
+    from rummylab.gin.game import KNOCK_BASE, TAKE_DISCARD
+
+    reasons: list[tuple[int, str]] = []
+    for seed in range(6):
+        state = new_state("gin", {"target": 10}, seed)
+        bots = [make_bot("strong:budget=4", "gin", seed=s) for s in range(2)]
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs = state.observation(seat)
+            action, reason = bots[seat].hint(obs)
+            if TAKE_DISCARD in obs.legal_actions or action >= KNOCK_BASE:
+                reasons.append((action, reason))
+            state.apply_action(action)
+    draws = [r for a, r in reasons if "blind draw" in r]
+    knocks = [r for a, r in reasons if r.startswith("knock with")]
+    assert draws and all("lower is better" in r for r in draws)
+    assert knocks and all("%" not in r for r in knocks)

@@ -73,6 +73,8 @@ def split_bots(text: str) -> list[str]:
 
     >>> split_bots("simple, random:seed=3,x=1,simple")
     ['simple', 'random:seed=3,x=1', 'simple']
+    >>> split_bots("strong:budget=2,knock=0.5:gin=0,simple")
+    ['strong:budget=2,knock=0.5:gin=0', 'simple']
     >>> split_bots("simple,,random")
     Traceback (most recent call last):
     rummylab.errors.OptionError: an empty bot in --bots 'simple,,random'
@@ -83,10 +85,15 @@ def split_bots(text: str) -> list[str]:
     for piece in (p.strip() for p in text.split(",")):
         if not piece:
             raise OptionError(f"an empty bot in --bots {text!r}")
-        if specs and "=" in piece and ":" not in piece:
-            specs[-1] += "," + piece
-        else:
+        if "=" not in piece.split(":", 1)[0]:
             specs.append(piece)
+        elif not specs:
+            raise OptionError(f"--bots {text!r} begins with an option, not a bot")
+        elif ":" not in specs[-1]:
+            raise OptionError(f"bot option {piece!r} in --bots follows {specs[-1]!r}, "
+                              f"which has none: write {specs[-1]}:{piece}")
+        else:
+            specs[-1] += "," + piece
     return specs
 
 

@@ -7,7 +7,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any
 
-from rummylab.errors import OptionError
+from rummylab.errors import IllegalActionError, OptionError
 
 
 class Bot(ABC):
@@ -43,16 +43,20 @@ class Bot(ABC):
         """The recommended action and a one-line reason."""
         return self.act(observation), f"{self.name} would play this"
 
+
     # -- options, checked with one-line errors ------------------------------
     def int_option(self, key: str, default: int, low: int | None = None,
                    high: int | None = None) -> int:
         """The integer option ``key``, from ``low`` to ``high``."""
         if key not in self.options:
             return default
+        raw = self.options[key]
         try:
-            value = int(self.options[key])
+            if isinstance(raw, bool) or not isinstance(raw, (str, int)):
+                raise ValueError
+            value = int(raw)
         except ValueError:
-            raise OptionError(f"bot option {key} must be an integer") from None
+            raise OptionError(f"bot option {key} must be an integer, got {raw!r}") from None
         self._check_range(key, value, low, high)
         return value
 
@@ -61,10 +65,13 @@ class Bot(ABC):
         """The numeric option ``key``, a finite number from ``low`` to ``high``."""
         if key not in self.options:
             return default
+        raw = self.options[key]
         try:
-            value = float(self.options[key])
+            if isinstance(raw, bool) or not isinstance(raw, (str, int, float)):
+                raise ValueError
+            value = float(raw)
         except ValueError:
-            raise OptionError(f"bot option {key} must be a number") from None
+            raise OptionError(f"bot option {key} must be a number, got {raw!r}") from None
         if not math.isfinite(value):
             raise OptionError(f"bot option {key} must be a finite number")
         self._check_range(key, value, low, high)
@@ -72,12 +79,21 @@ class Bot(ABC):
 
     @staticmethod
     def _check_range(key: str, value: float, low: float | None, high: float | None) -> None:
+        def num(x: float) -> str:  # an integer bound exactly, not rounded by :g
+            return str(x) if isinstance(x, int) else f"{x:g}"
+
         if low is not None and high is not None and not low <= value <= high:
-            raise OptionError(f"bot option {key} must be from {low:g} to {high:g}")
+            raise OptionError(f"bot option {key} must be from {num(low)} to {num(high)}")
         if low is not None and value < low:
-            raise OptionError(f"bot option {key} must be at least {low:g}")
+            raise OptionError(f"bot option {key} must be at least {num(low)}")
         if high is not None and value > high:
-            raise OptionError(f"bot option {key} must be at most {high:g}")
+            raise OptionError(f"bot option {key} must be at most {num(high)}")
+
+    def requires(self, key: str, needs: str, on: bool) -> None:
+        """Refuse option ``key`` when the option it works through is off
+        (``on`` false): it would be accepted and do nothing."""
+        if key in self.options and not on:
+            raise OptionError(f"bot option {key} has no effect unless {needs}")
 
     def seed_option(self, low: int | None = None) -> int | None:
         """The ``seed`` option if given, else the seed the bot was made with."""
@@ -88,3 +104,13 @@ class Bot(ABC):
     def spec(self) -> str:
         opts = "".join(f":{k}={v}" for k, v in self.options.items())
         return self.name + opts
+
+
+def to_act(observation: Any) -> Any:
+    """The observation's legal actions; an observation of a seat that has no
+    move (not its turn, or the game over) is refused in one line."""
+    legal = observation.legal_actions
+    if not legal:
+        raise IllegalActionError(f"seat {observation.seat} has no move to make now: "
+                                 "a bot decides for the seat that is to act")
+    return legal

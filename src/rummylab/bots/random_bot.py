@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from rummylab.bots.base import Bot
+from rummylab.bots.base import Bot, to_act
 
 
 class RandomBot(Bot):
@@ -15,10 +15,11 @@ class RandomBot(Bot):
 
     def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):
         super().__init__(options, seed)
-        self._rng = random.Random(self.seed_option())
+        seed = self.seed_option()
+        self._rng = random.Random(0 if seed is None else seed)  # never unseeded
 
     def act(self, observation: Any) -> int:
-        legal = observation.legal_actions
+        legal = to_act(observation)
         return int(legal[self._rng.randrange(len(legal))])
 
     def hint(self, observation: Any) -> tuple[int, str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rummylab.bots.base import Bot
+from rummylab.bots.base import Bot, to_act
 from rummylab.cards import CARD_POINTS, card_str
 from rummylab.gin.game import (
     BIG_GIN,
@@ -28,7 +28,7 @@ class SimpleGinBot(Bot):
 
     def hint(self, observation: Any) -> tuple[int, str]:
         obs: GinObservation = observation
-        legal = obs.legal_actions
+        legal = to_act(obs)
         hand = obs.hand
         if TAKE_DISCARD in legal:
             top = obs.discard_pile[-1]

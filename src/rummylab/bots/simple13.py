@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rummylab.bots.base import Bot
+from rummylab.bots.base import Bot, to_act
 from rummylab.cards import CARD_POINTS, card_str, multi_add, multi_cards, multi_remove
 from rummylab.thirteen.game import (
     DISCARD_BASE,
@@ -26,7 +26,7 @@ class SimpleThirteenBot(Bot):
 
     def hint(self, observation: Any) -> tuple[int, str]:
         obs: ThirteenObservation = observation
-        legal = obs.legal_actions
+        legal = to_act(obs)
         wr = obs.wild_rank
         aw = bool(obs.options["natural_wild_sets"])
         if TAKE_DISCARD in legal:

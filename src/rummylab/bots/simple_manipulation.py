@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rummylab.bots.base import Bot
+from rummylab.bots.base import Bot, to_act
 from rummylab.manipulation.game import DRAW, KNOCK, MELD_BEST, PASS, ManipulationObservation
 from rummylab.manipulation.solver import best_play
 from rummylab.manipulation.table import hand_points
@@ -19,7 +19,7 @@ class SimpleManipulationBot(Bot):
 
     def hint(self, observation: Any) -> tuple[int, str]:
         obs: ManipulationObservation = observation
-        legal = obs.legal_actions
+        legal = to_act(obs)
         if MELD_BEST in legal:
             play = best_play(obs.table, list(obs.hand), obs.decks,
                              first_meld_from_hand_only=obs.first_meld_from_hand_only)

@@ -53,7 +53,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from rummylab.bots.base import Bot
+from rummylab.bots.base import Bot, to_act
 from rummylab.cards import CARD_POINTS, Card, card_str, multi_add, multi_cards, multi_remove
 from rummylab.errors import OptionError
 from rummylab.thirteen.game import (
@@ -159,11 +159,16 @@ class StrongThirteenBot(Bot):
         self._seed = self.seed_option(-(1 << 62)) or 0
         self.out_bonus = self.float_option("out_bonus", 8.0, 0.0)
         self.feed = self.float_option("feed", 0.5, 0.0)
-        self.deep = self.int_option("deep", 0, 0)
+        # deep weighs at most the 6 best discards of the one-draw value
+        self.deep = self.int_option("deep", 0, 0, 6)
         if self.deep == 1:  # one discard over two draws has nothing to be weighed against
-            raise OptionError("bot option deep must be 0 (off) or at least 2")
+            raise OptionError("bot option deep must be 0 (off) or 2 to 6")
         self.hazard = self.float_option("hazard", 0.3, 0.0, 1.0)
+        self.requires("hazard", "deep is 2 or more", self.deep >= 2)
         self.stakes = self.float_option("stakes", 0.0, 0.0, 1.0)
+        if self.stakes > 0 and self.out_bonus > -_P_MIN:
+            raise OptionError(f"bot option out_bonus must be at most {-_P_MIN} with stakes "
+                              f"above 0 (the stake table starts at {_P_MIN} points)")
         self.upcard = self.float_option("upcard", 1.0, 0.0, 1.0)
         self._stake_key: tuple[Any, ...] | None = None
         self._u: list[float] | None = None
@@ -367,7 +372,7 @@ class StrongThirteenBot(Bot):
 
     def hint(self, observation: Any) -> tuple[int, str]:
         obs: ThirteenObservation = observation
-        legal = obs.legal_actions
+        legal = to_act(obs)
         if len(legal) == 1:
             return legal[0], "the only legal move"
         self._setup(obs)
@@ -423,7 +428,7 @@ class StrongThirteenBot(Bot):
                                for c in cards)
             return DISCARD_BASE + card, f"last turn: {card_str(card)} leaves the least ({pen})"
         draws = self._samples(pool, rng, self.budget)
-        scored = self._best_keeps(hand, cards, draws, 6)
+        scored = self._best_keeps(hand, cards, draws, 6)  # deep's limit
         if self.deep > 1 and len(scored) > 1:
             outer = self._samples(pool, rng, max(2, self.budget // 2))
             scored = sorted((self.lookahead2(multi_remove(hand, c), outer, draws, obs), c)

@@ -52,7 +52,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from rummylab.bots.base import Bot
+from rummylab.bots.base import Bot, to_act
 from rummylab.cards import CARD_POINTS, card_str, cards_of, parse_card
 from rummylab.gin.game import (
     BIG_GIN,
@@ -157,7 +157,7 @@ class StrongGinBot(Bot):
 
     def hint(self, observation: Any) -> tuple[int, str]:
         obs: GinObservation = observation
-        legal = obs.legal_actions
+        legal = to_act(obs)
         if len(legal) == 1:
             return legal[0], "the only legal move"
         # decisions depend only on what the seat saw, so the same view gives the same move
@@ -183,11 +183,13 @@ class StrongGinBot(Bot):
         # drawing blind: the expected value over the unseen cards
         stock_value = self._blind_value(view, hand)
         fallback = PASS if PASS in legal else DRAW_STOCK
+        # values are expected costs: lower is better
         if take_value < stock_value:
-            return TAKE_DISCARD, (f"{card_str(top)} is worth more than a blind draw "
-                                  f"({take_value:.1f} against {stock_value:.1f}; deadwood {now})")
-        return fallback, (f"a blind draw is worth more than {card_str(top)} "
-                          f"({stock_value:.1f} against {take_value:.1f})")
+            return TAKE_DISCARD, (f"{card_str(top)} is better than a blind draw (expected "
+                                  f"cost {take_value:.1f} against {stock_value:.1f}, lower "
+                                  f"is better; deadwood {now})")
+        return fallback, (f"a blind draw is better than {card_str(top)} (expected cost "
+                          f"{stock_value:.1f} against {take_value:.1f}, lower is better)")
 
     def _blind_value(self, view: _View, hand: int) -> float:
         """Expected value of drawing from the stock and discarding well."""
@@ -225,14 +227,17 @@ class StrongGinBot(Bot):
             if not discards:
                 return knock, f"knock with {dw} deadwood: the only moves are knocks"
             if self._should_knock(view, dw, ev, win):
+                if self.knock <= 0:  # the default: the hand is a race to the first knock
+                    return knock, f"knock with {dw} deadwood: the first knock wins most hands"
                 return knock, (f"knock with {dw} deadwood: wins {win:.0%} of the sampled "
-                               f"hands, {ev:+.1f} points expected")
+                               f"hands (at least {self.knock:.0%} wanted), "
+                               f"{ev:+.1f} points expected")
         values = sorted((self._discard_value(view, hand & ~(1 << (a - DISCARD_BASE)),
                                              a - DISCARD_BASE), a) for a in discards)
         value, action = values[0]
         card = action - DISCARD_BASE
         feed = view.feed_cost(card) if self.feed else 0.0
-        why = f"keeps the most promising hand ({value:.1f})"
+        why = f"keeps the most promising hand (expected cost {value:.1f}, the lowest)"
         if feed > 0.05:
             why += f"; gives the opponent {feed:.1f} on average"
         return action, f"discard {card_str(card)}: {why}"

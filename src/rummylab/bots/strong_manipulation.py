@@ -93,7 +93,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rummylab.bots.base import Bot
+from rummylab.bots.base import Bot, to_act
 from rummylab.cards import CARD_POINTS, JOKER, Card, cards_str
 from rummylab.manipulation.game import DRAW, KNOCK, MELD_BEST, PASS, ManipulationObservation
 from rummylab.manipulation.solver import Play, arrange_with, best_play
@@ -186,6 +186,9 @@ class StrongManipulationBot(Bot):
         self.race = self.int_option("race", 0, 0)
         self.guard = self.float_option("guard", 2.0, 0.0)
         self.ghands = self.int_option("ghands", 8, 1)
+        self.requires("ghands", "guard is above 0", self.guard > 0)
+        for key in ("keep", "dump"):
+            self.requires(key, "reserve is above 0", self.reserve > 0)
         self.read = self.int_option("read", 1, 0, 2)
         self._plays: dict[tuple[Table, tuple[Card, ...], int, bool], Play | None] = {}
         self._dead_memo: dict[Table, dict[Card, bool]] = {}
@@ -302,13 +305,22 @@ class StrongManipulationBot(Bot):
 
     # -- decisions ---------------------------------------------------------------
     def act(self, observation: Any) -> int:
-        return self.hint(observation)[0]
+        # a meld other than the best has no action id: meld best stands for it
+        return self._choose(observation)[0]
 
     def move(self, observation: Any) -> int | str:
         return self.move_hint(observation)[0]
 
+    def hint(self, observation: Any) -> tuple[int, str]:
+        """The action ``act`` returns, with the reason for the move ``move``
+        makes: where that is a meld no action id names, the reason says so."""
+        move, reason = self.move_hint(observation)
+        if isinstance(move, str):
+            return MELD_BEST, f"{reason} (as an action id: meld best, the best play)"
+        return move, reason
+
     def move_hint(self, observation: Any) -> tuple[int | str, str]:
-        action, reason = self.hint(observation)
+        action, reason = self._choose(observation)
         if action == MELD_BEST:
             reserve = self._reserve_meld(observation)
             if reserve is not None:
@@ -495,9 +507,9 @@ class StrongManipulationBot(Bot):
             total += hits / len(seat_hands)
         return total
 
-    def hint(self, observation: Any) -> tuple[int, str]:
+    def _choose(self, observation: Any) -> tuple[int, str]:
         obs: ManipulationObservation = observation
-        legal = obs.legal_actions
+        legal = to_act(obs)
         if len(legal) == 1:
             return legal[0], "the only legal move"
         rng = self._rng(obs)
