@@ -175,3 +175,31 @@ def test_players_given_twice_must_agree(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     assert main(["play", "three-thirteen", "--players", "3", "--option", "players=03",
                  "--seed", "1"]) == 0
+
+
+@pytest.mark.parametrize(("game", "key"), [("gin", "'k CARD' to knock"), ("gin3", "'k CARD'"),
+                                           ("three-thirteen", "'o CARD' to go out"),
+                                           ("manipulation", "'m CARDS'")])
+def test_help_shows_the_keys_again(monkeypatch: pytest.MonkeyPatch,
+                                   capsys: pytest.CaptureFixture[str], game: str,
+                                   key: str) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("help\n?\nquit\n"))
+    assert main(["play", game, "--seed", "3"]) == 0
+    out = capsys.readouterr().out.replace("\n", "")
+    assert out.count(key) == 3  # the opening line, then once for each request
+    assert "unknown action" not in out and "You left the match." in out
+
+
+def test_your_own_manipulation_meld_is_told(monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """Like the bots' melds, yours is said with the table it leaves."""
+    from rummylab import new_state
+    from rummylab.manipulation.game import MELD_BEST
+
+    # a seed where the first seat to act, you, can meld on its first turn
+    seed = next(s for s in range(200) if (st := new_state("manipulation", {"players": 3}, s))
+                .current_player() == 0 and MELD_BEST in st.legal_actions())
+    monkeypatch.setattr("sys.stdin", io.StringIO("b\nquit\n"))
+    assert main(["play", "manipulation", "--seed", str(seed)]) == 0
+    out = capsys.readouterr().out
+    assert "You: meld " in out

@@ -1,8 +1,13 @@
-"""Playing against bots in a terminal, with Rich: Gin, three-player Gin, Three Thirteen.
+"""Playing against bots in a terminal, with Rich: Gin, three-player Gin,
+Three Thirteen and Manipulation.
 
-Type a card to discard it (``7h``), ``k 7h`` to knock discarding it,
-``s`` to draw from the stock, ``t`` to take the discard, ``p`` to pass,
-``hint`` for advice, ``quit`` to leave, or the number of a listed move.
+Gin: type a card to discard it (``7h``), ``k 7h`` to knock discarding it,
+``s`` to draw from the stock, ``t`` to take the discard, ``p`` to pass.
+Three Thirteen: a card, ``o 7h`` to go out discarding it, ``s``, ``t``.
+Manipulation: ``m 7h 8h`` to meld cards, ``m CARDS => TABLE`` to lay out the
+table, ``b`` the best meld, ``d`` draw again, ``k`` knock, ``p`` pass.
+Everywhere: ``hint`` for advice, ``help`` for the keys, ``quit`` to leave, or
+the number of a listed move.
 """
 
 from __future__ import annotations
@@ -100,6 +105,9 @@ def hand_text(hand: CardSet) -> Text:
 class TerminalGame:
     """One human seat against bots; input and output through a Rich console."""
 
+    keys = ("Type a card to discard it, 'k CARD' to knock (or go gin), 'big gin' (if the "
+            "rules have it), 's' stock, 't' take, 'p' pass")
+
     def __init__(self, game: str, bot: str, seed: int | None, options: Mapping[str, object],
                  console: Console, human: int = 0) -> None:
         self.state = new_state(game, options, seed)
@@ -114,6 +122,16 @@ class TerminalGame:
 
     def ask(self, prompt: str) -> str:
         return self.console.input(prompt).strip()
+
+    def help_text(self) -> str:
+        return f"{self.keys}; 'hint', 'help', 'quit', or a move's number."
+
+    def wants_help(self, raw: str) -> bool:
+        """``help`` (or ``?``) shows the keys again."""
+        if raw.lower() in ("?", "help"):
+            self.say(self.help_text())
+            return True
+        return False
 
     def say(self, text: str) -> None:
         """One line of plain text: names, moves and reasons are never markup."""
@@ -198,6 +216,8 @@ class TerminalGame:
                 return False
             if not raw:
                 return True
+            if self.wants_help(raw):
+                continue
             if raw.lower() in ("h", "hint"):
                 self.show_hint(obs)
                 continue
@@ -329,6 +349,8 @@ class TerminalGame:
                 return None
             if raw.lower() in ("q", "quit", "exit"):
                 return None
+            if self.wants_help(raw):
+                continue
             if raw.lower() in ("h", "hint"):
                 self.show_hint(obs)
                 continue
@@ -438,6 +460,8 @@ class TerminalGame:
 
 class ThirteenTerminal(TerminalGame):
     """Three Thirteen: the same loop, its own table, moves and results."""
+
+    keys = "Type a card to discard it, 'o CARD' to go out, 's' stock, 't' take"
 
     def hand_cards(self, obs: Any) -> list[Card]:
         return multi_cards(obs.hand)
@@ -563,6 +587,9 @@ class ThirteenTerminal(TerminalGame):
 class ManipulationTerminal(TerminalGame):
     """Manipulation: the table of melds, the hand, and melds typed or found."""
 
+    keys = ("Type 'm CARDS' to meld them (the engine arranges the table) or "
+            "'m CARDS => TABLE', 'b' for the best meld, 'd' draw, 'k' knock, 'p' pass")
+
     def hand_cards(self, obs: Any) -> list[Card]:
         return list(obs.hand)
 
@@ -579,7 +606,7 @@ class ManipulationTerminal(TerminalGame):
 
     def report(self, events: list[Event]) -> None:
         for e in events:
-            if e["type"] == "action" and e["seat"] != self.human and e["action"].startswith("meld"):
+            if e["type"] == "action" and e["action"].startswith("meld"):  # yours too
                 self.say(f"{self.names[e['seat']]}: {e['action']}")
             elif e["type"] == "result":
                 self.show_result(e)
@@ -677,13 +704,7 @@ def play_terminal(game: str, bot: str, seed: int | None, options: Mapping[str, o
         sys.stdin.reconfigure(errors="replace")
     tg = TERMINALS[game](game, bot, seed, options, console)
     stream = io.StringIO() if record else None
-    keys = {
-        "three-thirteen": "Type a card to discard it, 'o CARD' to go out, 's' stock, 't' take",
-        "manipulation": "Type 'm CARDS' to meld them (the engine arranges the table) or "
-                        "'m CARDS => TABLE', 'b' for the best meld, 'd' draw, 'k' knock, 'p' pass",
-    }.get(game, "Type a card to discard it, 'k CARD' to knock, 's' stock, 't' take, 'p' pass")
-    console.print(f"[bold]{game}[/] against {escape(bot)}. {keys}; 'hint', 'quit', or a move's "
-                  "number.")
+    console.print(f"[bold]{game}[/] against {escape(bot)}. {escape(tg.help_text())}")
     tg.run(RecordWriter(stream) if stream is not None else None)
     if stream is None or not tg.gin.is_terminal():
         return None
