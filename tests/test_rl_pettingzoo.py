@@ -224,3 +224,17 @@ def test_observations_are_the_callers_and_the_end_is_told():
     assert not env.agents
     with pytest.raises(IllegalActionError, match="over"):
         env.step(0)
+
+
+@pytest.mark.parametrize(("game", "players"), [("gin", 2), ("gin3", 3), ("three-thirteen", 3),
+                                               ("manipulation", 4)])
+def test_make_encoder_fills_in_the_rule_options(game: str, players: int) -> None:
+    """The public encoder takes no options or some (it raised KeyError on a
+    missing one) and is the adapters' own."""
+    from rummylab.errors import OptionError
+    from rummylab.rl import aec_env, make_encoder
+
+    env = aec_env(game, players=players)
+    assert make_encoder(game, players).describe() == env.encoder.describe()
+    with pytest.raises(OptionError):
+        make_encoder(game, players, {"no_such_option": 1})

@@ -13,6 +13,7 @@ seat, 1 the next seat, and so on around the table.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np  # type: ignore[import-not-found, import-untyped, unused-ignore]
@@ -20,6 +21,7 @@ import numpy as np  # type: ignore[import-not-found, import-untyped, unused-igno
 from rummylab.gin.game import GinObservation
 from rummylab.gin.game import parse_action as gin_parse
 from rummylab.manipulation.game import ManipulationObservation
+from rummylab.rl.specs import spec_of
 from rummylab.thirteen.game import ThirteenObservation
 from rummylab.thirteen.game import parse_action as thirteen_parse
 
@@ -389,6 +391,14 @@ ENCODERS: dict[str, type[Encoder]] = {
 }
 
 
-def make_encoder(game: str, num_players: int, options: dict[str, Any]) -> Encoder:
-    """The encoder of adapter game ``game`` for ``num_players`` players."""
-    return ENCODERS[game](num_players, options)
+def make_encoder(game: str, num_players: int, options: Mapping[str, Any] | None = None) -> Encoder:
+    """The encoder of ``game`` (an adapter name or any alias) for ``num_players``
+    players, its rule options resolved as the engine resolves them (defaults
+    filled in, every value checked).
+
+    >>> make_encoder("three-thirteen", 3).describe()[0]
+    ('hand', 0, 52)
+    """
+    spec = spec_of(game)
+    probe = spec.new_state(spec.check_players(num_players), options, seed=0)
+    return ENCODERS[spec.name](probe.num_players, dict(probe.options))
