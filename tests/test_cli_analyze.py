@@ -43,3 +43,22 @@ def test_options_the_game_reads_are_used(capsys: pytest.CaptureFixture[str]) -> 
         assert main(["analyze", "three-thirteen", "5h", "6h", "7h", "7h", "--round", "2",
                      *decks, "--json"]) == (2 if decks == ["--decks", "1"] else 0)
         capsys.readouterr()
+
+
+def test_manipulation_analysis_says_whether_the_play_is_proven_best(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    from rummylab.analysis import analyze_manipulation
+    from rummylab.manipulation import solver
+
+    assert main(["analyze", "manipulation", "--table", "7h 8h 9h | Qs Qd Qc",
+                 "--hand", "Th Jk 5c Qh", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["exact"] is True
+    assert analyze_manipulation("", "5c")["exact"] is True  # no play at all
+    # a play the solver marks inexact (a cap cut its search short) is said to be
+    real = solver.best_play
+    monkeypatch.setattr(solver, "best_play",
+                        lambda *a, **k: dataclasses.replace(real(*a, **k), exact=False))
+    out = analyze_manipulation("7h 8h 9h | Qs Qd Qc", "Th Jk 5c Qh")
+    assert out["exact"] is False and out["play"] == "Th Qh Jk"

@@ -1,4 +1,4 @@
-"""Hand analysis for the CLI, the web client and the docs.
+"""Hand analysis for the CLI (``rummylab analyze``) and the docs.
 
 >>> analyze_gin("7c 8c 9c 4d 4h 4s 2c 3c Ah 2h Kd")["discard"]
 'Kd'
@@ -92,7 +92,8 @@ def analyze_thirteen(cards: str, round_: int, *, natural_wild_sets: bool = False
 def analyze_manipulation(table: str, hand: str, decks: int = 2) -> dict[str, Any]:
     """The best play from ``hand`` onto ``table`` (§4.6): ``play`` (cards from the
     hand), ``table`` (the new arrangement, a list of melds), ``points_shed``,
-    ``hand_points_after`` and ``can_knock`` (5 points or fewer, §4.8). A table
+    ``hand_points_after``, ``can_knock`` (5 points or fewer, §4.8) and ``exact``
+    (False only if one of the solver's caps cut the search short). A table
     that is not legal to begin with is refused, saying which meld and why."""
     from rummylab.manipulation.solver import best_play
     from rummylab.manipulation.table import (
@@ -115,7 +116,7 @@ def analyze_manipulation(table: str, hand: str, decks: int = 2) -> dict[str, Any
     if play is None:
         return {"play": "", "table": [meld_str(m) for m in start], "points_shed": 0,
                 "hand_points_after": hand_points(cards),
-                "can_knock": hand_points(cards) <= 5}
+                "can_knock": hand_points(cards) <= 5, "exact": True}
     left = list(cards)
     for c in play.play:
         left.remove(c)
@@ -125,4 +126,5 @@ def analyze_manipulation(table: str, hand: str, decks: int = 2) -> dict[str, Any
         "points_shed": play.points_shed,
         "hand_points_after": hand_points(left),
         "can_knock": hand_points(left) <= 5,
+        "exact": play.exact,
     }

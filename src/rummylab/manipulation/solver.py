@@ -96,8 +96,9 @@ _MID_RANK_PARETO = 16
 class Play:
     """A play: the hand cards laid (jokers as ``JOKER``) and the new table.
 
-    ``exact`` is False only if a sweep hit ``state_cap``: the play is legal
-    but another might shed more.
+    ``exact`` is False only if a cap cut in (``state_cap`` in a sweep,
+    ``node_cap`` in the search): the play is legal but another might shed
+    more.
     """
 
     play: tuple[Card, ...]
