@@ -63,3 +63,31 @@ def test_state_pickles_after_a_view(game: str, options: Any) -> None:
     view = state.observation(0)
     copy = pickle.loads(pickle.dumps(state))
     assert copy.observation(0).to_dict() == view.to_dict()
+
+
+@pytest.mark.parametrize("game", ["gin", "gin3", "three-thirteen", "manipulation"])
+def test_bad_arguments_are_the_engines_own_errors_and_change_nothing(game: str) -> None:
+    """Text that is no string, a seat that is no seat number (a float, a
+    bool), a first dealer of the wrong type: each an IllegalActionError, as
+    an illegal action is; a clone's options are its own."""
+    from rummylab.errors import IllegalActionError
+
+    state = new_state(game, seed=1)
+    before = json.dumps([e for e in state.events], sort_keys=True)
+    for bad in (5, None, b"draw stock"):
+        with pytest.raises(IllegalActionError, match="must be a string"):
+            state.apply(bad)  # type: ignore[arg-type]
+        with pytest.raises(IllegalActionError, match="must be a string"):
+            state.string_to_action(bad)  # type: ignore[arg-type]
+    for seat in (1.0, True, "0"):
+        with pytest.raises(IllegalActionError, match="no seat"):
+            state.observation(seat)  # type: ignore[arg-type]
+    assert json.dumps([e for e in state.events], sort_keys=True) == before
+    if game != "gin3":  # three-player Gin cuts for its roles instead
+        for dealer in (0.5, "1", True):
+            with pytest.raises(IllegalActionError, match="first_dealer"):
+                type(state)(None, 1, first_dealer=dealer)  # type: ignore[call-arg]
+        assert type(state)(None, 1, first_dealer=1).dealer == 1  # type: ignore[call-arg]
+    clone = state.clone()
+    clone.options["target"] = 1  # type: ignore[index]
+    assert "target" not in state.options or state.options["target"] != 1

@@ -47,6 +47,19 @@ def whole_number(value: object) -> int | None:
         return None
 
 
+def as_text(text: object) -> str:
+    """``text`` if it is a string: an action given as text must be one (an id
+    goes to ``apply_action``); anything else is an :class:`IllegalActionError`.
+
+    >>> as_text(5)
+    Traceback (most recent call last):
+    rummylab.errors.IllegalActionError: an action as text must be a string, not int
+    """
+    if not isinstance(text, str):
+        raise IllegalActionError(f"an action as text must be a string, not {type(text).__name__}")
+    return text
+
+
 def as_action(action: object) -> int:
     """An action id as a plain ``int``: any integer type passes (numpy's
     too, through ``__index__``); anything else is an
@@ -149,7 +162,7 @@ class State(ABC):
 
     def apply(self, text: str) -> int:
         """Parse and apply an action given as text; returns its id."""
-        action = self.string_to_action(text)
+        action = self.string_to_action(as_text(text))
         self.apply_action(action)
         return action
 
@@ -247,9 +260,18 @@ class State(ABC):
         """The given first dealer, or one drawn at random from the seed."""
         if first_dealer is None:
             return self._rng("dealer").randrange(players)
-        if not 0 <= first_dealer < players:
-            raise IllegalActionError(f"first_dealer must be a seat from 0 to {players - 1}")
-        return first_dealer
+        seat = whole_number(first_dealer)
+        if seat is None or not 0 <= seat < players:
+            raise IllegalActionError(f"first_dealer must be a seat from 0 to {players - 1}, "
+                                     f"not {first_dealer!r}")
+        return seat
+
+    def _seat(self, seat: object) -> int:
+        """``seat`` as a plain int if it is one of the seats (never a bool)."""
+        n = whole_number(seat)
+        if n is None or not 0 <= n < self.num_players:
+            raise IllegalActionError(f"no seat {seat!r}")
+        return n
 
     @staticmethod
     def _zero_sum(final: Sequence[float]) -> list[float]:

@@ -47,7 +47,7 @@ from rummylab.cards import (
     suit_of,
 )
 from rummylab.errors import CardError, IllegalActionError
-from rummylab.game import TERMINAL, Event, State, thawed
+from rummylab.game import TERMINAL, Event, State, as_text, thawed
 from rummylab.gin.melds import (
     best_arrangement,
     best_defence,
@@ -356,7 +356,7 @@ class GinState(State):
         return action_text(action)
 
     def string_to_action(self, text: str) -> int:
-        return parse_action(text)
+        return parse_action(as_text(text))
 
     def apply_action(self, action: int) -> None:
         action = self._require_legal(action)
@@ -551,8 +551,7 @@ class GinState(State):
 
     # -- views -----------------------------------------------------------
     def observation(self, seat: int) -> GinObservation:
-        if not 0 <= seat < self.num_players:
-            raise IllegalActionError(f"no seat {seat}")
+        seat = self._seat(seat)
         hand_seat = self._hand_seat_for(seat)
         holds = hand_seat in (self.dealer, self.non_dealer) and self._phase != OVER
         opp = self._opponent(hand_seat) if holds else hand_seat
@@ -615,6 +614,7 @@ class GinState(State):
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         new._decks = self._decks[:]  # deck orders are never mutated
+        new.options = dict(self.options)  # a clone's options are its own
         new._scores = self._scores[:]
         new._wins = self._wins[:]
         new._hands = self._hands[:]

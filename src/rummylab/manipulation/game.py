@@ -35,7 +35,7 @@ from typing import Any, ClassVar, Self
 
 from rummylab.cards import JOKER, Card, card_str, cards_str, check_deck_order, parse_cards
 from rummylab.errors import CardError, IllegalActionError
-from rummylab.game import TERMINAL, Event, State, thawed
+from rummylab.game import TERMINAL, Event, State, as_text, thawed
 from rummylab.manipulation.solver import (
     Play,
     arrange_with,
@@ -312,7 +312,7 @@ class ManipulationState(State):
         return _NAMES[action]
 
     def string_to_action(self, text: str) -> int:
-        words = text.strip().lower().split()
+        words = as_text(text).strip().lower().split()
         for a, name in _NAMES.items():
             if words == name.split():
                 return a
@@ -323,7 +323,7 @@ class ManipulationState(State):
 
     def apply(self, text: str) -> int:
         """Apply an action in text form; ``meld ...`` forms are accepted here."""
-        words = text.strip().split(None, 1)
+        words = as_text(text).strip().split(None, 1)
         if words and words[0].lower() == "meld" and not (
             len(words) == 2 and words[1].strip().lower() == "best"
         ):
@@ -456,8 +456,7 @@ class ManipulationState(State):
 
     # -- views -----------------------------------------------------------------
     def observation(self, seat: int) -> ManipulationObservation:
-        if not 0 <= seat < self.num_players:
-            raise IllegalActionError(f"no seat {seat}")
+        seat = self._seat(seat)
         over = self._phase == OVER
         acting = self._to_act == seat and not over
         return ManipulationObservation(
@@ -501,6 +500,7 @@ class ManipulationState(State):
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         new._decks = self._decks[:]
+        new.options = dict(self.options)  # a clone's options are its own
         new._scores = self._scores[:]
         new._won = self._won[:]
         new._results = self._results[:]

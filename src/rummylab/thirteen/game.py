@@ -44,7 +44,7 @@ from rummylab.cards import (
     parse_cards,
 )
 from rummylab.errors import CardError, IllegalActionError
-from rummylab.game import TERMINAL, Event, State, thawed
+from rummylab.game import TERMINAL, Event, State, as_text, thawed
 from rummylab.options import Option, OptionValue
 from rummylab.thirteen.solver import combo_str, penalty, penalty_after_discard, solve
 
@@ -316,7 +316,7 @@ class ThirteenState(State):
         return action_text(action)
 
     def string_to_action(self, text: str) -> int:
-        return parse_action(text)
+        return parse_action(as_text(text))
 
     def apply_action(self, action: int) -> None:
         action = self._require_legal(action)
@@ -389,8 +389,7 @@ class ThirteenState(State):
 
     # -- views -----------------------------------------------------------
     def observation(self, seat: int) -> ThirteenObservation:
-        if not 0 <= seat < self.num_players:
-            raise IllegalActionError(f"no seat {seat}")
+        seat = self._seat(seat)
         over = self._phase == OVER
         acting = self._to_act == seat and not over
         return ThirteenObservation(
@@ -451,6 +450,7 @@ class ThirteenState(State):
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         new._decks = self._decks[:]
+        new.options = dict(self.options)  # a clone's options are its own
         new._reshuffles = self._reshuffles[:]
         new._scores = self._scores[:]
         new._hands = self._hands[:]
