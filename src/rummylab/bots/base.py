@@ -40,7 +40,10 @@ class Bot(ABC):
         return self.hint(observation)
 
     def hint(self, observation: Any) -> tuple[int, str]:
-        """The recommended action and a one-line reason."""
+        """The recommended action and a one-line reason: the action ``act``
+        would return. By default ``act`` itself, so a bot whose ``act`` draws
+        from a running random stream should override ``hint`` to leave the
+        stream where it was (as the random bot does)."""
         return self.act(observation), f"{self.name} would play this"
 
 
