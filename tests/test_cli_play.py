@@ -7,6 +7,7 @@ import io
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -203,3 +204,95 @@ def test_your_own_manipulation_meld_is_told(monkeypatch: pytest.MonkeyPatch,
     assert main(["play", "manipulation", "--seed", str(seed)]) == 0
     out = capsys.readouterr().out
     assert "You: meld " in out
+
+
+def _terminal(game: str, seed: int, options: dict | None = None) -> Any:
+    from rich.console import Console
+
+    from rummylab.tui import TERMINALS
+
+    return TERMINALS[game](game, "simple", seed, options or {}, Console(file=io.StringIO()))
+
+
+def test_a_refused_gin_move_says_why() -> None:
+    from rummylab.gin.game import DISCARD_BASE, DRAW_STOCK, KNOCK_BASE, TAKE_DISCARD
+
+    tg = _terminal("gin", 3)
+    st = tg.state
+    while TAKE_DISCARD not in st.legal_actions() or st.current_player() != 0:
+        st.apply_action(st.legal_actions()[0])
+    obs = st.observation(0)
+    held = next(c for c in range(52) if obs.hand >> c & 1)
+    assert "draw first" in tg.why_not(DISCARD_BASE + held, obs)
+    st.apply_action(TAKE_DISCARD)
+    obs = st.observation(0)
+    taken = obs.taken_card
+    assert "(D-3)" in tg.why_not(DISCARD_BASE + taken, obs)
+    missing = next(c for c in range(52) if not obs.hand >> c & 1)
+    assert "you do not hold" in tg.why_not(DISCARD_BASE + missing, obs)
+    assert "you have drawn" in tg.why_not(DRAW_STOCK, obs)
+    knocks = [c for c in range(52) if obs.hand >> c & 1 and c != taken
+              and KNOCK_BASE + c not in obs.legal_actions]
+    assert "over the knock limit" in tg.why_not(KNOCK_BASE + knocks[0], obs)
+
+
+def test_oklahoma_and_hollywood_are_explained(monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """The knock limit the upcard sets, a spade's doubling, the three games and
+    the bonuses that make the final scores are all said."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 400))
+    assert main(["play", "gin", "--seed", "5", "--option", "target=15",
+                 "--option", "oklahoma=true", "--option", "hollywood=true",
+                 "--option", "game_bonus=100", "--option", "line_bonus=20"]) == 0
+    out = capsys.readouterr().out
+    assert "Oklahoma: the upcard Qs sets the knock limit at 10; a spade" in out
+    assert "(doubled: the first upcard was a spade)" in out
+    assert "knock at 9 or less" in out  # a 9 upcard
+    assert all(f"Game {i}: " in out for i in (1, 2, 3))
+    assert "Final scores from: hand points" in out and "game bonus 100" in out
+
+
+def test_you_knock_and_you_score() -> None:
+    tg = _terminal("gin", 1)
+    assert tg.verb(0, "knocks", "knock") == "You knock"
+    assert tg.verb(1, "knocks", "knock") == "simple (1) knocks"
+
+
+def test_three_player_gin_roles_have_a_line_of_their_own(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "gin3", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    roles = next(line for line in out.splitlines() if line.startswith("Roles: "))
+    assert all(role in roles for role in ("box", "captain", "sitter"))
+
+
+def test_manipulation_tells_the_draw_the_hands_and_the_bonuses(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("\nk\n" + "1\n" * 300))
+    assert main(["play", "manipulation", "--seed", "4", "--option", "target=60"]) == 0
+    out = capsys.readouterr().out
+    assert "You drew " in out.split("Your move")[0]  # the first card of the first turn
+    assert "Cards in hand: simple (1) " in out
+    assert "knock is not legal now: a knock needs 5 points in hand or fewer" in out
+    assert "unknown action ''" not in out
+    assert "Bonuses (§4.11): 100 to " in out and "25 a round won to the others" in out
+
+
+def test_the_manipulation_view_names_the_card_drawn_to_its_seat_only() -> None:
+    from rummylab import new_state
+    from rummylab.manipulation.game import DRAW
+
+    st = new_state("manipulation", {"players": 3}, seed=4)
+    seat = st.current_player()
+    mine = st.observation(seat)
+    assert mine.drawn in mine.hand and mine.to_dict()["drawn"]
+    assert all(st.observation(s).drawn is None for s in range(3) if s != seat)
+    if DRAW in st.legal_actions():
+        before = list(mine.hand)
+        st.apply_action(DRAW)
+        after = st.observation(seat)
+        extra = list(after.hand)
+        for c in before:
+            extra.remove(c)
+        assert extra == [after.drawn]

@@ -119,6 +119,7 @@ class TerminalGame:
         self.adviser = make_bot("strong", game)  # hints come from the best bot
         self.names = ["You" if s == human else f"{bot} ({s})"
                       for s in range(self.state.num_players)]
+        self._spade_double = False  # Oklahoma: this hand counts double
 
     def ask(self, prompt: str) -> str:
         return self.console.input(prompt).strip()
@@ -266,10 +267,18 @@ class TerminalGame:
 
     def announce_hand(self) -> None:
         st = self.gin
-        roles = ""
-        if st.num_players == 3:
-            roles = ", ".join(f"{self.names[s]}: {st.role_of(s)}" for s in range(3))
-        self.console.rule(f"Hand {st.hand_number} — dealer {self.names[st.dealer]}  {roles}")
+        self.console.rule(f"Hand {st.hand_number} — dealer {self.names[st.dealer]}")
+        if st.num_players == 3:  # a line of its own: a narrow terminal would cut it
+            self.say("Roles: " + ", ".join(f"{self.names[s]} {st.role_of(s)}"
+                                           for s in range(3)))
+        self._spade_double = False
+        if st.options.get("oklahoma") and st.discard_pile:
+            up = st.discard_pile[0]
+            self._spade_double = up // 13 == 3
+            limit = st.observation(self.human).knock_limit
+            self.say(f"Oklahoma: the upcard {card_str(up)} sets the knock limit at {limit}"
+                     + (" (gin only)" if limit == 0 else "")
+                     + ("; a spade: this hand counts double" if self._spade_double else ""))
 
     def report(self, events: list[Event]) -> None:
         for e in events:
@@ -286,9 +295,12 @@ class TerminalGame:
             c.print("[bold]Drawn hand[/]: two cards left in the stock, no score; "
                     "the same dealer deals again.")
         else:
-            k, d = escape(self.names[e["knocker"]]), escape(self.names[e["defender"]])
-            word = {"gin": "goes gin", "big_gin": "goes big gin"}.get(e["outcome"], "knocks")
-            c.print(f"[bold]{k} {word}[/]: melds {' | '.join(e['knocker_melds']) or '-'}; "
+            d = escape(self.names[e["defender"]])
+            third, plain = {"gin": ("goes gin", "go gin"),
+                            "big_gin": ("goes big gin", "go big gin")}.get(
+                                e["outcome"], ("knocks", "knock"))
+            who = escape(self.verb(e["knocker"], third, plain))
+            c.print(f"[bold]{who}[/]: melds {' | '.join(e['knocker_melds']) or '-'}; "
                     f"deadwood {e['knocker_deadwood_cards'] or '-'} "
                     f"({e['knocker_deadwood']})", highlight=False)
             lay = ", ".join(f"{card} on {e['knocker_melds'][i]}" for card, i in e["layoffs"])
@@ -297,8 +309,9 @@ class TerminalGame:
                     f"{e['defender_deadwood_cards'] or '-'} ({e['defender_deadwood']})",
                     highlight=False)
             what = "undercut! " if e["outcome"] == "undercut" else ""
-            c.print(f"[bold]{what}{escape(self.names[e['winner']])} scores {e['points']}[/]",
-                    highlight=False)
+            doubled = " (doubled: the first upcard was a spade)" if self._spade_double else ""
+            c.print(f"[bold]{what}{escape(self.verb(e['winner'], 'scores', 'score'))} "
+                    f"{e['points']}{doubled}[/]", highlight=False)
         self.score_sheet()
 
     def score_sheet(self) -> None:
@@ -314,17 +327,37 @@ class TerminalGame:
         self.console.print(t)
 
     def show_end(self, e: Event) -> None:
-        winners = escape(" and ".join(self.names[w] for w in e["winners"]))
+        names = self.names
+        for i, g in enumerate(e.get("games") or (), 1):  # Hollywood: three games at once
+            self.say(f"Game {i}: " + ", ".join(f"{names[s]} {v}" for s, v in
+                                               enumerate(g["scores"]))
+                     + " — won by " + " and ".join(names[w] for w in g["winners"]))
+        if list(e["final_scores"]) != list(e["totals"]):
+            opts = self.gin.options
+            totals = ", ".join(f"{names[s]} {v}" for s, v in enumerate(e["totals"]))
+            parts = [f"hand points {totals}"]
+            if opts.get("game_bonus"):
+                parts.append(f"game bonus {opts['game_bonus']}")
+            if opts.get("line_bonus"):
+                won = ", ".join(f"{names[s]} {n}" for s, n in enumerate(e["hands_won"]))
+                parts.append(f"line bonus {opts['line_bonus']} a hand won ({won})")
+            if opts.get("shutout_double"):
+                parts.append("a shutout doubles")
+            if e.get("games"):
+                parts.append("the three games added")
+            self.say("Final scores from: " + "; ".join(parts))
+        winners = escape(" and ".join(names[w] for w in e["winners"]))
         self.console.print(f"[bold green]{winners} won the match[/] — final scores: "
-                            + ", ".join(f"{escape(self.names[s])} {v}"
+                            + ", ".join(f"{escape(names[s])} {v}"
                                         for s, v in enumerate(e["final_scores"])),
                             highlight=False)
 
     def show_table(self, obs: GinObservation) -> None:
         c = self.console
         top = card_text(obs.discard_pile[-1]) if obs.discard_pile else Text("-")
+        limit = f"   knock at {obs.knock_limit} or less" if obs.knock_limit != 10 else ""
         line = Text(f"Scores: {', '.join(f'{self.names[s]} {v}' for s, v in enumerate(obs.scores))}"
-                    f"   stock {obs.stock_size}   discard ")
+                    f"   stock {obs.stock_size}{limit}   discard ")
         line.append_text(top)
         c.print(line)
         if obs.opponent_known:
@@ -349,7 +382,7 @@ class TerminalGame:
                 return None
             if raw.lower() in ("q", "quit", "exit"):
                 return None
-            if self.wants_help(raw):
+            if not raw or self.wants_help(raw):
                 continue
             if raw.lower() in ("h", "hint"):
                 self.show_hint(obs)
@@ -362,7 +395,8 @@ class TerminalGame:
             if action == MANUAL:
                 return action
             if action not in legal:
-                self.warn(f"{st.action_to_string(action)} is not legal now")
+                self.warn(f"{st.action_to_string(action)} is not legal now: "
+                          f"{self.why_not(action, obs)}")
                 continue
             question = self.confirm(action, obs)
             if question:
@@ -390,6 +424,33 @@ class TerminalGame:
             if answer in ("q", "quit", "exit"):
                 return None
             self.warn("answer y or n")
+
+    def why_not(self, action: int, obs: GinObservation) -> str:
+        """Why a move the player typed is not legal now (one clause)."""
+        drawing = any(a in obs.legal_actions for a in (DRAW_STOCK, TAKE_DISCARD, PASS))
+        if action in (DRAW_STOCK, TAKE_DISCARD, PASS):
+            if not drawing:
+                return "you have drawn: discard a card, or knock"
+            return "on the first upcard take it (t) or pass (p)"
+        if action == BIG_GIN:
+            if not obs.options.get("big_gin"):
+                return "big gin is not in these rules (--option big_gin=true)"
+            return "big gin needs all eleven cards melded after the draw"
+        if drawing:
+            return "draw first: s for the stock, t to take the discard"
+        card = (action - KNOCK_BASE) if action >= KNOCK_BASE else (action - DISCARD_BASE)
+        if not obs.hand >> card & 1:
+            return f"you do not hold {card_str(card)}"
+        if card == obs.taken_card:
+            return f"{card_str(card)} was just taken from the pile: keep it this turn (D-3)"
+        if action >= KNOCK_BASE:
+            dw = deadwood(obs.hand & ~(1 << card))
+            return f"that leaves {dw} deadwood, over the knock limit of {obs.knock_limit}"
+        return "the legal moves are listed above"
+
+    def verb(self, seat: int, third: str, plain: str) -> str:
+        """A name and its verb: 'You knock', 'simple (1) knocks'."""
+        return f"{self.names[seat]} {plain if seat == self.human else third}"
 
     def show_menu(self, obs: Any) -> list[tuple[int, str]]:
         """List the legal moves, numbered; the list, for a typed number."""
@@ -424,7 +485,9 @@ class TerminalGame:
                 out.append((a, f"pass on {top} (p)"))
             elif a == BIG_GIN:
                 out.append((a, "big gin"))
-        knocks = [a for a in obs.legal_actions if KNOCK_BASE <= a < BIG_GIN]
+        knocks = sorted((a for a in obs.legal_actions if KNOCK_BASE <= a < BIG_GIN),
+                        key=lambda a: (deadwood(obs.hand & ~(1 << (a - KNOCK_BASE))),
+                                       -CARD_POINTS[a - KNOCK_BASE]))
         for a in knocks:
             dw = deadwood(obs.hand & ~(1 << (a - KNOCK_BASE)))
             word = "gin" if dw == 0 else f"knock ({dw} deadwood)"
@@ -639,6 +702,14 @@ class ManipulationTerminal(TerminalGame):
         c.print(f"Scores: {', '.join(f'{self.names[s]} {v}' for s, v in enumerate(obs.scores))}"
                 f"   draw pile {obs.pile_size}   draws this turn {obs.draws_this_turn}",
                 highlight=False)
+        self.say("Cards in hand: " + ", ".join(f"{self.names[s]} {n}" for s, n in
+                                               enumerate(obs.hand_sizes) if s != obs.seat))
+        if obs.exhausted:
+            self.say("The draw pile is used up: a last turn to meld, without drawing (§4.10).")
+        if obs.draws_this_turn == 1 and obs.drawn is not None:
+            line = Text("You drew ")  # the turn's first card, drawn for you
+            line.append_text(cards_text([obs.drawn]))
+            c.print(line)
         if obs.table:
             for i, meld in enumerate(obs.table, 1):
                 c.print(f"  table {i:>2}: {meld_text(meld)}", highlight=False)
@@ -679,6 +750,27 @@ class ManipulationTerminal(TerminalGame):
             self.gin.meld(words[1])  # checked and applied here: a typed meld has no id
             return MANUAL
         return int(self.gin.string_to_action(raw))
+
+    def why_not(self, action: int, obs: Any) -> str:
+        if action == M_KNOCK:
+            return (f"a knock needs {obs.options['knock_limit']} points in hand or fewer "
+                    f"(you hold {manip_points(obs.hand)})")
+        if action == M_DRAW:
+            return "no more draws this turn" if obs.draws_this_turn else "the turn has a draw"
+        return "the legal moves are listed above"
+
+    def show_end(self, e: Event) -> None:
+        names, target = self.names, self.gin.options["target"]
+        over = [s for s, v in enumerate(e["totals"]) if v >= target]
+        self.say(f"Bonuses (§4.11): 100 to {' and '.join(names[s] for s in over)}, at "
+                 f"{target} or more; 25 a round won to the others ("
+                 + ", ".join(f"{names[s]} {e['rounds_won'][s]}" for s in range(len(names))
+                             if s not in over) + ")")
+        winners = escape(" and ".join(names[w] for w in e["winners"]))
+        self.console.print(f"[bold green]{winners} won the match[/] — final scores: "
+                           + ", ".join(f"{escape(names[s])} {v}"
+                                       for s, v in enumerate(e["final_scores"])),
+                           highlight=False)
 
     def confirm(self, action: int, obs: Any) -> str | None:
         if action == M_KNOCK:

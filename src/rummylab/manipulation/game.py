@@ -111,6 +111,8 @@ class ManipulationObservation:
     last_result: Mapping[str, Any] | None
     decks: int
     options: Mapping[str, OptionValue] = field(repr=False)
+    # the card this seat drew last in its turn in progress (its own view only)
+    drawn: Card | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -125,6 +127,7 @@ class ManipulationObservation:
             "rounds_won": list(self.rounds_won),
             "actions": [[s, t] for s, t in self.actions],
             "last_result": None if self.last_result is None else thawed(self.last_result),
+            "drawn": None if self.drawn is None else card_str(self.drawn),
         }
 
 
@@ -196,6 +199,7 @@ class ManipulationState(State):
     def _start_turn(self, seat: int) -> None:
         self._to_act = seat
         self._draws = 0
+        self._drawn: Card | None = None
         self._invalidate()
         self._final_turn = self._exhausted
         if self._exhausted:
@@ -208,6 +212,7 @@ class ManipulationState(State):
     def _draw(self) -> None:
         seat = self._to_act
         card = self._pile.pop()
+        self._drawn = card
         self._hands[seat].append(card)
         self._hands[seat].sort()
         self._draws += 1
@@ -473,6 +478,7 @@ class ManipulationState(State):
             actions=tuple(self._round_actions),
             last_result=self._result_view(self._results),
             decks=self.num_decks, options=MappingProxyType(self.options),
+            drawn=self._drawn if acting else None,
         )
 
     @property
