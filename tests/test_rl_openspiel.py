@@ -237,3 +237,48 @@ def test_bad_parameters_are_refused(params, message):
     with pytest.raises(Exception, match=message):
         pyspiel.load_game(f"python_rummylab_gin({params})")
     assert pyspiel.load_game("python_rummylab_gin(max_moves=-1)").max_game_length() > 0
+
+
+def test_resampling_never_returns_the_true_state(monkeypatch):
+    """When no world fits, the resampler raises: the state itself would show
+    the player every hidden card."""
+    from rummylab.rl import openspiel as rs
+
+    game = pyspiel.load_game("python_rummylab_manipulation(players=3)")
+    state = _mid_game(game, random.Random(3), 12)
+    assert not state.is_terminal()
+    monkeypatch.setattr(rs.RummySpielState, "_replay", lambda self, history, segs: None)
+    monkeypatch.setattr(rs, "RESAMPLE_TRIES", 5)
+    with pytest.raises(rs.ResampleError, match="no world"):
+        state.resample_from_infostate(state.current_player(),
+                                      pyspiel.UniformProbabilitySampler(0.0, 1.0))
+
+
+@pytest.mark.parametrize("moves", [6, 30])
+def test_manipulation_resampled_worlds_say_whether_each_meld_was_the_best(moves):
+    """A world where every recorded ``meld best`` was the hand's best play
+    replays from its history; one where some was not (relaxed) says so."""
+    game = pyspiel.load_game("python_rummylab_manipulation(players=3)")
+    rng = random.Random(7)
+    strict = relaxed = 0
+    for _ in range(4):
+        state = _mid_game(game, rng, moves)
+        if state.is_terminal():
+            continue
+        p = state.current_player()
+        for k in range(3):
+            new = state.resample_from_infostate(p, lambda k=k: 0.1 + 0.3 * k)
+            assert new.information_state_string(p) == state.information_state_string(p)
+            assert ("relaxed" in new.resample_note) == new._core.relaxed
+            if new._core.relaxed:
+                relaxed += 1
+                continue
+            strict += 1
+            again = game.new_initial_state()
+            for a in new.history():
+                again.apply_action(a)
+            assert str(again) == str(new)
+            assert [again.engine.hand_of(s) for s in range(3)] == \
+                [new.engine.hand_of(s) for s in range(3)]
+    assert strict + relaxed >= 6
+    assert (relaxed if moves == 30 else strict) > 0

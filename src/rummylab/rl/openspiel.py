@@ -61,6 +61,7 @@ from rummylab.cards import (
 )
 from rummylab.errors import IllegalActionError, RummyError
 from rummylab.game import State
+from rummylab.manipulation.table import table_str
 from rummylab.rl.encoders import Encoder, make_encoder
 from rummylab.rl.specs import SPIEL_NAMES, GameSpec, spec_of, zero_sum
 
@@ -75,7 +76,14 @@ _LONG_NAMES = {
 _ROLES = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
-RESAMPLE_TRIES = 40
+
+
+class ResampleError(RummyError):
+    """No world the player cannot tell from this one was found."""
+
+
+# tries before giving up (40 were not always enough for Manipulation's forced passes)
+RESAMPLE_TRIES = 400
 
 
 def _pack(spec: GameSpec, n: int) -> list[int]:
@@ -259,6 +267,8 @@ class _Core:
         self.left = 0  # cards still to place
         self.moves: list[int] = []
         self.melds: dict[int, str] = {}  # manipulation: move index -> explicit meld
+        # a replayed meld that was not this world's best play (a resampled world)
+        self.relaxed = False
         self.seats: list[int] = []  # who made each move
         self.engine: State | None = None
         # per seat, the lines of its information state (perfect recall)
@@ -373,6 +383,10 @@ class _Core:
             before = [len(st.hand_of(s)) for s in range(cfg.n)]
             pile = len(st.pile)
         if replay_meld is not None:
+            best = st.best() if 3 in st.legal_actions() else None
+            if best is None or (f"{cards_str(sorted(best.play))} => {table_str(best.table)}"
+                                != replay_meld):
+                self.relaxed = True  # this hand would have melded otherwise
             st.meld(replay_meld)
         else:
             st.apply_action(action)
@@ -706,8 +720,12 @@ class RummySpielState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         history is replayed with new chance outcomes for the current hand.
 
         Three Thirteen: a seat that went out laid its hand face up (§3.5),
-        so it keeps its true cards. If no try fits (rare: Manipulation's
-        forced passes depend on the hands), the state itself is returned;
+        so it keeps its true cards. Manipulation: each recorded meld is
+        replayed as it was laid; in most worlds some of them would not have
+        been that hand's best play (a *relaxed* world, noted as such: the
+        player cannot tell it apart, but its ``history()`` replays to another
+        state). The true state is never returned: if nothing fits after
+        ``RESAMPLE_TRIES`` tries, a :class:`ResampleError` is raised.
         ``resample_note`` says which happened."""
         core = self._core
         player = int(player_id)
@@ -724,15 +742,15 @@ class RummySpielState(pyspiel.State):  # type: ignore[misc, unused-ignore]
                             and core.config.spec.name == "three_thirteen" else set())
         for attempt in range(RESAMPLE_TRIES):
             segs = core.propose(player, rng, pinned)
-            if segs is None:
-                continue
-            new = self._replay(history, segs)
+            new = None if segs is None else self._replay(history, segs)
             if new is not None and new._core.info_string(player) == want:
-                new.resample_note = f"resampled in {attempt + 1} tries, pinned {sorted(pinned)}"
+                new.resample_note = (f"resampled in {attempt + 1} tries, pinned {sorted(pinned)}"
+                                     + (", relaxed (a recorded meld not this world's best play)"
+                                        if new._core.relaxed else ""))
                 return new
-        new = self.clone()
-        new.resample_note = "fell back to the true state"
-        return new
+        # returning this state would show the player every hidden card
+        raise ResampleError(f"no world player {player} cannot tell from this one was found in "
+                            f"{RESAMPLE_TRIES} tries")
 
     def _replay(self, history: list[int], segs: list[list[int]]) -> RummySpielState | None:
         core = self._core
