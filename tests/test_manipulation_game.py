@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
@@ -19,6 +20,7 @@ from rummylab.manipulation.game import (
     DRAW,
     FINAL,
     KNOCK,
+    MELD_BEST,
     PASS,
     ManipulationState,
 )
@@ -198,6 +200,98 @@ def test_rule_4_8_knock_with_five_points_or_fewer_after_drawing() -> None:
     assert res["ended"] == "knock" and res["knocker"] == 1
 
 
+def test_rule_4_8_knock_limit_is_inclusive_five_yes_six_no() -> None:
+    melds = "5c 6c 7c 8c 9c Tc Jc Qc"
+    five = game([f"{melds} 2d 2h", FILLER[1]], pile="As")  # 2 + 2 + 1 left after melding
+    five.apply(f"meld {melds}")
+    assert KNOCK in five.legal_actions()
+    six = game([f"{melds} 2d 3h", FILLER[1]], pile="As")  # 2 + 3 + 1
+    six.apply(f"meld {melds}")
+    # nothing left to do but pass, which the engine takes: the turn has passed
+    assert six.current_player() == 0 and not six.round_results
+    with pytest.raises(IllegalActionError):
+        six.apply_action(KNOCK)
+
+
+def test_rule_4_4_no_pass_before_the_third_draw() -> None:
+    hands = ["5h 6h 7h 2c 9c Qc 3d Jd Ah Kc", FILLER[1]]
+    s = game(hands, pile="3s Js 4d")
+    for _ in range(2):  # after the first and the second card: draw or meld, never pass
+        assert PASS not in s.legal_actions()
+        assert set(s.legal_actions()) == {DRAW, MELD_BEST}
+        with pytest.raises(IllegalActionError):
+            s.apply_action(PASS)
+        assert s.current_player() == 1
+        s.apply_action(DRAW)
+    # the third card: no meld, so the turn passes (and the 3-card meld stays in hand)
+    assert s.current_player() == 0 and s.table == ()
+    assert len(s.hand_of(1)) == 13
+
+
+THREE = [  # seat 1, seat 2, seat 0 (dealer): each holds one meld and nothing to knock with
+    "5h 6h 7h 2c 9c Qc 3d Jd Ah Kc",
+    "9s 9d 9h 2s 4s Qs 6d Td 4h Kh",
+    "3c 4c 5c 8s Ts 7d Ad 2h 8h Jh",
+]
+
+
+def _last_cards(s: ManipulationState, n: int) -> None:
+    """Leave ``n`` cards in the draw pile (the rest set aside)."""
+    s._pile = s._pile[-n:]
+    s._invalidate()
+
+
+def test_D23_pile_runs_out_on_a_second_draw_meld_still_allowed_then_one_turn_each() -> None:
+    s = game(THREE, pile="As 8d 6s", players=3)
+    _last_cards(s, 1)
+    s.apply_action(DRAW)  # the last card, on seat 1's second draw
+    # the turn goes on without drawing; melding is still allowed
+    assert s.current_player() == 1 and s.phase == "turn"
+    assert set(s.legal_actions()) == {PASS, MELD_BEST}
+    s.apply_action(PASS)
+    order = []
+    while not s.round_results:
+        seat = s.current_player()
+        assert s.phase == FINAL and DRAW not in s.legal_actions()
+        assert MELD_BEST in s.legal_actions()  # each still holds a meld
+        order.append(seat)
+        s.apply_action(MELD_BEST if seat == 1 else PASS)
+    # the next player, the one after, and last the player who drew the last card
+    assert order == [2, 0, 1]
+    res = s.round_results[-1]
+    assert res["ended"] == "exhausted" and res["knocker"] is None
+    assert res["table"] == "5h 6h 7h"  # seat 1's meld in its meld-only turn
+    assert s.round == 2 and s.dealer == 1
+
+
+def test_D23_pile_runs_out_on_a_third_draw_no_meld_that_turn() -> None:
+    s = game(THREE, pile="As 8d 6s", players=3)
+    _last_cards(s, 2)
+    s.apply_action(DRAW)
+    s.apply_action(DRAW)  # the third card is the last: no meld this turn (§4.4)
+    assert s.current_player() == 2 and s.phase == FINAL and s.table == ()
+    s.apply_action(PASS)
+    assert s.current_player() == 0
+    s.apply_action(PASS)
+    # the drawer of the last card has its meld-only turn at the end
+    assert s.current_player() == 1 and s.phase == FINAL
+    s.meld("5h 6h 7h")
+    assert s.round_results[-1]["ended"] == "exhausted"
+
+
+def test_D23_knocking_allowed_in_a_meld_only_turn() -> None:
+    s = game(THREE, pile="As 8d 6s", players=3)
+    _last_cards(s, 1)
+    s.apply_action(DRAW)
+    s.apply_action(PASS)
+    s._hands[2] = [parse_card("Ac"), parse_card("2d")]  # seat 2 now holds 3 points
+    s._invalidate()
+    assert KNOCK in s.legal_actions()
+    s.apply_action(KNOCK)
+    res = s.round_results[-1]
+    assert res["ended"] == "knock" and res["knocker"] == 2 and res["winners"] == [2]
+
+
 def test_D18_going_out_ends_the_round_at_once() -> None:
     hands = ["5c 6c 7c 8c 9c Tc Jc Qc Kc 2d", FILLER[1]]
     s = game(hands, pile="3d 4d", players=2)
@@ -253,7 +347,26 @@ def test_D19_tie_not_involving_knocker_every_tied_player_wins() -> None:
     res = _score([5, 2, 2, 20], knocker=0)
     assert res["winners"] == [1, 2]
     # zero against each other, the differences against every other hand, the bonus
-    assert res["points"][1] == (5 - 2) + (20 - 2) + 10
+    assert res["points"][1] == res["points"][2] == (5 - 2) + (20 - 2) + 10
+
+
+def test_D19_rule_4_11_every_tied_winner_counts_a_round_won() -> None:
+    s = ManipulationState({"players": 4, "target": 10_000}, seed=1)
+    s._hands = [[12], [1], [1], [12, 12]]  # 10, 2, 2, 20 points
+    s._knocker = 0
+    s._end_round("knock")
+    assert s.round_results[-1]["winners"] == [1, 2]
+    assert s.observation(0).rounds_won == (0, 1, 1, 0)
+
+
+def test_D25_first_meld_duty_starts_again_each_round() -> None:
+    s = ManipulationState({"players": 3, "initial_meld_from_hand": True}, seed=2)
+    s._melded_round = [True, True, True]
+    s._knocker = s.current_player()
+    s._end_round("knock")
+    assert s.round == 2
+    assert s._melded_round == [False, False, False]
+    assert all(s._first_only(seat) for seat in range(3))
 
 
 def test_D20_exhausted_pile_lowest_wins_without_undercut_bonus() -> None:
@@ -323,11 +436,38 @@ def test_options_validation() -> None:
 
 
 def _check_invariants(s: ManipulationState) -> None:
-    pack = 53 if s.num_players == 2 else 106
-    held = sum(len(s.hand_of(p)) for p in range(s.num_players))
-    on_table = sum(len(m) for m in s.table)
-    assert held + len(s.pile) + on_table == pack
+    """§4.1: every card of the pack exactly once, in a hand, the pile or on
+    the table; §4.6: the table legal; a seat's view its own hand only."""
+    decks = 1 if s.num_players == 2 else 2
+    pack = Counter({c: decks for c in range(52)})
+    pack[JOKER] = decks
+    seen: Counter[int] = Counter(s.pile)
+    for p in range(s.num_players):
+        seen.update(s.hand_of(p))
+    seen.update(card for m in s.table for card, _face in m)
+    assert seen == pack
     check_table(s.table, s.num_decks)
+
+
+def _check_scores(s: ManipulationState) -> None:
+    """§4.9, §4.11: totals are the rounds' points; the final scores add the
+    100-point bonus for 150+ and 25 a round won for the others; D-21."""
+    n = s.num_players
+    results = s.round_results
+    totals = [sum(r["points"][p] for r in results) for p in range(n)]
+    assert results[-1]["scores"] == totals
+    won = [sum(p in r["winners"] for r in results) for p in range(n)]
+    for r in results:
+        low = min(r["values"])
+        assert all(r["values"][w] == low for w in r["winners"])
+        assert all(r["points"][p] == 0 for p in range(n) if p not in r["winners"])
+    target = int(s.options["target"])
+    assert max(totals) >= target
+    assert all(t < target for t in [sum(r["points"][p] for r in results[:-1])
+                                    for p in range(n)])
+    final = [totals[p] + (100 if totals[p] >= target else 25 * won[p]) for p in range(n)]
+    assert s.final_scores == final
+    assert s.winners == [p for p in range(n) if final[p] == max(final)]
 
 
 @settings(max_examples=12, deadline=None)
@@ -352,6 +492,7 @@ def test_property_cards_accounted_table_legal_and_records_replay(players: int, s
             _check_invariants(s)
         steps += 1
     if s.is_terminal():
+        _check_scores(s)
         buf.seek(0)
         assert [m.final_scores for m in replay(buf)] == [s.final_scores]
         assert abs(sum(s.returns())) < 1e-9

@@ -612,6 +612,36 @@ def test_rule_4_7_hand_joker_takes_any_identity() -> None:
     assert play is not None and shed(play) == (34, 3)
 
 
+def test_rule_4_7_two_hand_jokers_on_an_empty_table() -> None:
+    """Three to five players hold two jokers between them: both may go down
+    with one real card, as a group or a sequence, each joker declared (D-24)."""
+    hand = C("Jk Jk 5c")
+    play = best_play((), hand, 2)
+    assert play is not None and shed(play) == (55, 3)
+    assert_legal((), play, hand, 2)
+    faces = sorted(f for m in play.table for c, f in m if c == JOKER)
+    assert len(faces) == 2 and all(f != JOKER for f in faces)
+    got = arrange_with((), hand, 2)
+    assert got is not None
+    check_move((), got, hand, 2)
+    # one deck holds one joker: two in one hand is bad input
+    with pytest.raises(TableError):
+        best_play((), hand, 1)
+
+
+def test_rule_4_7_D16_D24_two_hand_jokers_agree_with_brute_force() -> None:
+    rng = random.Random("brute/two-jokers")
+    for _ in range(40):
+        table, hand = random_position(rng, 2, rng.choice((0, 3, 4, 5, 6)),
+                                      2 + rng.randint(0, 3), hand_jokers=2)
+        assert hand.count(JOKER) == 2
+        want = brute_best(table, hand, 2)
+        play = best_play(table, hand, 2)
+        assert shed(play) == want, (table_str(table), hand)
+        if play is not None:
+            assert_legal(table, play, hand, 2)
+
+
 def test_D25_first_meld_from_hand_only() -> None:
     old = T("5h 6h 7h")
     hand = C("8h 9c 9d 9s")

@@ -77,6 +77,7 @@ def matches(draw: Any, game: str) -> dict[str, Any]:
         "shutout_double": draw(st.booleans()),
         "gin_bonus": draw(st.sampled_from([25, 20])),
         "undercut_bonus": draw(st.sampled_from([10, 0, 25])),
+        "hollywood": draw(st.sampled_from([False, False, False, True])),
     }
     return {"game": game, "seed": draw(st.integers(0, 2**40)), "levels": levels,
             "options": options}
@@ -279,14 +280,17 @@ def play_checked(setup: dict[str, Any]) -> None:
 
     # §1.10 / §2.7 and the totals
     assert state.winners
-    target = int(state.options["target"])
-    assert all(state.scores[w] >= target for w in state.winners)
-    assert max(state.scores) == state.scores[state.winners[0]]
     for s in range(state.num_players):
         assert state.scores[s] == sum(r["points"] for r in results if r["winner"] == s)
     assert state.hand_results == results
     assert abs(sum(state.returns())) < 1e-9
-    check_final(state, results)
+    if state.options["hollywood"]:
+        check_hollywood(state, results)
+    else:
+        target = int(state.options["target"])
+        assert all(state.scores[w] >= target for w in state.winners)
+        assert max(state.scores) == state.scores[state.winners[0]]
+        check_final(state, results)
     for clone, snap in checker.clones:
         assert snapshot(clone) == snap
 
@@ -373,3 +377,46 @@ def test_properties_gin_matches(setup):
 def test_properties_gin3_matches(setup):
     """§0, §2, D-6, D-7, records: invariants at every step of three-player matches."""
     play_checked(setup)
+
+
+def _game_final(cols: list[int], wins: list[int], winner: int,
+                opts: dict[str, Any]) -> list[int]:
+    """One game's final scores: the line bonus for every hand won, the game
+    bonus to its winner, doubled on a shutout."""
+    final = [cols[s] + int(opts["line_bonus"]) * wins[s] for s in range(len(cols))]
+    final[winner] += int(opts["game_bonus"])
+    if opts["shutout_double"] and all(wins[o] == 0 for o in range(len(cols)) if o != winner):
+        final[winner] *= 2
+    return final
+
+
+def check_hollywood(state: GinState, results: list[dict[str, Any]]) -> None:
+    """§1 option ``hollywood``: a player's first win counts in game 1, the
+    second in games 1 and 2, later ones in every open game (a game already
+    over is passed by); each game ends when a score in it reaches the target,
+    with its own line, game and shutout bonuses; the match ends when all three
+    have, and the most points over the three wins."""
+    opts = state.options
+    n, target = state.num_players, int(opts["target"])
+    cols = [[0] * n for _ in range(3)]
+    wins = [[0] * n for _ in range(3)]
+    over: dict[int, list[int]] = {}
+    for r in results:
+        w = r["winner"]
+        if w is not None:
+            # every open game the player has scored in, and the first open one not yet
+            open_games = [g for g in range(3) if g not in over]
+            scored_in = [g for g in open_games if wins[g][w]]
+            fresh = [g for g in open_games if not wins[g][w]][:1]
+            for g in scored_in + fresh:
+                cols[g][w] += r["points"]
+                wins[g][w] += 1
+            for g in scored_in + fresh:
+                if cols[g][w] >= target:
+                    over[g] = _game_final(cols[g], wins[g], w, opts)
+        assert r["games"] == cols
+    assert sorted(over) == [0, 1, 2], "the match ended with a game still open"
+    final = [sum(over[g][s] for g in range(3)) for s in range(n)]
+    assert state.final_scores == final
+    assert state.winners == [s for s in range(n) if final[s] == max(final)]
+
