@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -277,6 +278,12 @@ def test_manipulation_tells_the_draw_the_hands_and_the_bonuses(
     assert "knock is not legal now: a knock needs 5 points in hand or fewer" in out
     assert "unknown action ''" not in out
     assert "Bonuses (§4.11): 100 to " in out and "25 a round won to the others" in out
+    # each round's winner: the points, part by part, adding up (§4.9)
+    told = re.findall(r"wins \+(\d+) \((\d+) from the other hands((?: \+ \d+ [a-z ]+)*)\)",
+                      out)
+    assert told
+    for total, diffs, bonuses in told:
+        assert int(total) == int(diffs) + sum(int(b) for b in re.findall(r"\+ (\d+)", bonuses))
 
 
 def test_the_manipulation_view_names_the_card_drawn_to_its_seat_only() -> None:
@@ -296,3 +303,39 @@ def test_the_manipulation_view_names_the_card_drawn_to_its_seat_only() -> None:
         for c in before:
             extra.remove(c)
         assert extra == [after.drawn]
+
+
+def test_ctrl_c_leaves_with_the_seed_and_no_traceback(monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str],
+                                                      tmp_path: Path) -> None:
+    """Ctrl-C at the prompt: exit code 130, the seed told (even one drawn at
+    random), no record written."""
+
+    def interrupted(self: Any, prompt: str = "", **_: Any) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("rich.console.Console.input", interrupted)
+    monkeypatch.setattr(random.SystemRandom, "randrange", lambda self, n: 777)
+    target = tmp_path / "match.jsonl"
+    assert main(["play", "manipulation", "--record", str(target)]) == 130
+    captured = capsys.readouterr()
+    assert "Stopped. This match was seed 777: --seed 777 deals it again." in captured.out
+    assert "Traceback" not in captured.out + captured.err
+    assert not target.exists()
+
+
+def test_three_thirteen_shows_the_cards_seen_taken(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """A card another seat takes from the discard pile is shown as held by it
+    (the seat's observation ``known``) until it is thrown again."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 400))
+    assert main(["play", "three-thirteen", "--seed", "4"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    takes = [(i, m) for i, line in enumerate(lines)
+             if (m := re.search(r"(\w+ \(\d\)): takes (\w\w) from the discard pile", line))]
+    assert takes
+    suits = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+    for i, m in takes:
+        seen = next(line for line in lines[i + 1:] if line.startswith("Seen taken"))
+        card = m.group(2)[0] + suits[m.group(2)[1]]
+        assert f"{m.group(1)} " in seen and card in seen.split(m.group(1))[1].split(";")[0]

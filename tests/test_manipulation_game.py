@@ -103,6 +103,17 @@ def test_rule_4_4_third_card_forbids_melding_even_when_a_meld_exists() -> None:
     assert parse_card("7h") in s.hand_of(1)
 
 
+def test_a_card_named_more_often_than_held_is_refused_by_count() -> None:
+    hands = ["7s 7h 7d 2c 9c Qc 3d Jd Ah Kc", "2s 5s 9s Qs 6d Td Kd 4h 8h Kh",
+             "5c 7c Jc Ad 4d 9d 4c 6h Th Js"]
+    s = game(hands, pile="3s 4s 5h", players=3)
+    with pytest.raises(IllegalActionError, match="7s is named 3 times; your hand holds one"):
+        s.apply("meld 7s 7s 7s")
+    with pytest.raises(IllegalActionError, match="8c is not in your hand"):
+        s.apply("meld 8c 7h 7d")
+    assert s.table == () and len(s.hand_of(1)) == 11
+
+
 def test_D14_a_meld_ends_the_turn() -> None:
     hands = ["5h 6h 7h 9c Qc 3d 7d Jd Ah Kc", FILLER[1]]
     s = game(hands, pile="3s")

@@ -423,8 +423,14 @@ def play(
     if seed is None:
         # drawn here, not by the engine, so the record and the player can keep it
         seed = random.SystemRandom().randrange(2**31)
-    text = play_terminal(cls.game_name, bot, seed, options, record is not None, console)
-    console.print(f"This match was seed {seed}: --seed {seed} deals it again.", highlight=False)
+    again = f"This match was seed {seed}: --seed {seed} deals it again."
+    try:
+        text = play_terminal(cls.game_name, bot, seed, options, record is not None, console)
+    except KeyboardInterrupt:
+        # Ctrl-C leaves like 'quit', with the seed to come back to (130: the shell's code)
+        console.print(f"\nStopped. {again}", highlight=False, markup=False)
+        raise typer.Exit(130) from None
+    console.print(again, highlight=False)
     if record is None:
         return
     if text is None:

@@ -586,6 +586,13 @@ class ThirteenTerminal(TerminalGame):
                     + f"   stock {obs.stock_size}   discard ")
         line.append_text(top)
         c.print(line)
+        seen = [(s, k) for s, k in enumerate(obs.known) if k and s != obs.seat]
+        if seen:  # cards the others took from the discard pile and still hold
+            held = Text("Seen taken, still held: ")
+            for i, (s, k) in enumerate(seen):
+                held.append(("; " if i else "") + f"{self.names[s]} ")
+                held.append_text(cards_text(multi_cards(k)))
+            c.print(held)
         aw = bool(obs.options["natural_wild_sets"])
         if obs.final_turn:
             c.print(f"[bold]{escape(self.names[obs.went_out])} went out — this is your last "
@@ -685,8 +692,9 @@ class ManipulationTerminal(TerminalGame):
                is not None else "", "exhausted": "the draw pile ran out"}[e["ended"]]
         c.print(f"[bold]Round over: {how}[/]", highlight=False)
         for seat, hand in enumerate(e["hands"]):
-            c.print(f"{self.names[seat]}: {hand or '-'} ({e['values'][seat]} points)"
-                    f"{'  wins +' + str(e['points'][seat]) if seat in e['winners'] else ''}",
+            won = f"  wins +{e['points'][seat]}{self._why(e, seat)}" if seat in e["winners"] \
+                else ""
+            c.print(f"{self.names[seat]}: {hand or '-'} ({e['values'][seat]} points){won}",
                     highlight=False)
         t = Table(title="Score sheet")
         t.add_column("round", justify="right")
@@ -696,6 +704,19 @@ class ManipulationTerminal(TerminalGame):
             t.add_row(str(r["round"]), *(f"+{p} = {tot}" for p, tot in
                                          zip(r["points"], r["scores"], strict=True)))
         c.print(t)
+
+    def _why(self, e: Event, w: int) -> str:
+        """A winner's points, part by part (§4.9): the other hands' differences,
+        the undercut bonus, the going-out bonus."""
+        values, winners = e["values"], e["winners"]
+        parts = [f"{sum(values[j] - values[w] for j in range(len(values)) if j not in winners)}"
+                 " from the other hands"]
+        opts = self.gin.options
+        if e["knocker"] is not None and w != e["knocker"]:
+            parts.append(f"{opts['undercut_bonus']} undercut bonus")
+        if e["went_out"] == w:
+            parts.append(f"{opts['out_bonus']} for going out")
+        return f" ({' + '.join(parts)})" if len(parts) > 1 else f" ({parts[0]})"
 
     def show_table(self, obs: Any) -> None:
         c = self.console

@@ -372,6 +372,11 @@ class ManipulationState(State):
         hand = list(self._hands[seat])
         for c in cards:
             if c not in hand:
+                held = self._hands[seat].count(c)
+                if held:  # two decks: name the copies, not just the card
+                    raise IllegalActionError(
+                        f"{card_str(c)} is named {cards.count(c)} times; your hand holds "
+                        f"{'one' if held == 1 else held}")
                 raise IllegalActionError(f"{card_str(c)} is not in your hand")
             hand.remove(c)
         first_only = self._first_only(seat)
