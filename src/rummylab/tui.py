@@ -716,7 +716,7 @@ class ManipulationTerminal(TerminalGame):
             parts.append(f"{opts['undercut_bonus']} undercut bonus")
         if e["went_out"] == w:
             parts.append(f"{opts['out_bonus']} for going out")
-        return f" ({' + '.join(parts)})" if len(parts) > 1 else f" ({parts[0]})"
+        return f" ({' + '.join(parts)})"
 
     def show_table(self, obs: Any) -> None:
         c = self.console
