@@ -215,6 +215,20 @@ def test_plot_writes_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rates.png"]
 
 
+def test_plot_format_follows_the_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    svg, pdf, jpg = tmp_path / "rates.svg", tmp_path / "rates.PDF", tmp_path / "rates.jpg"
+    for path in (svg, pdf):
+        assert main(["arena", "gin", "--bots", "simple,random", "--games", "1",
+                     "--no-progress", "--plot", str(path), *FAST]) == 0
+    assert b"<svg" in svg.read_bytes()[:400] and pdf.read_bytes()[:5] == b"%PDF-"
+    capsys.readouterr()
+    assert main(["arena", "gin", "--bots", "simple,random", "--games", "1", "--no-progress",
+                 "--plot", str(jpg), *FAST]) == 2
+    assert "a plot is written as .png, .svg or .pdf" in capsys.readouterr().err
+    assert not jpg.exists()
+
+
 def test_plot_and_record_at_one_path_are_refused(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     """Else the plot, written last, would replace the record."""
@@ -244,7 +258,7 @@ def test_a_plot_that_fails_keeps_the_older_files(tmp_path: Path,
     rec.write_text("an older record\n", encoding="utf-8")
     png.write_bytes(b"an older plot")
 
-    def broken(result: object, path: str) -> None:
+    def broken(result: object, path: str, fmt: str = "png") -> None:
         Path(path).write_bytes(b"half a plot")
         raise arena.ArenaError(f"cannot write {path}: disk full")
 

@@ -72,3 +72,75 @@ def test_a_part_file_in_the_way_is_refused_before_playing(kind: str, tmp_path: P
     assert len(err.strip().splitlines()) == 1
     assert not rec.exists() and target.read_text(encoding="utf-8") == "keep me\n"
     assert part.is_dir() if kind == "directory" else part.is_symlink()
+
+
+@pytest.mark.parametrize("command", ["simulate", "arena"])
+def test_too_many_games_is_one_line(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Seeds are drawn up front: a run past a million matches is refused at once."""
+    assert main([command, "gin", "--bots", "simple,random", "--games", "99999999999",
+                 "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "at most 1,000,000" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", ["simulate", "arena"])
+def test_wrong_number_of_bots_is_told_as_such(command: str,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    for bots in ("simple", "simple,simple,simple,simple,simple"):
+        assert main([command, "three-thirteen", "--bots", bots, "--games", "1",
+                     "--no-progress"]) == 2
+        err = capsys.readouterr().err
+        assert "three-thirteen takes 2 to 4 bots, got" in err and "option players" not in err
+
+
+def test_an_option_given_twice_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "gin", "--games", "1", "--no-progress", "--option", "target=5",
+                 "--option", "target=500"]) == 2
+    assert "option target is given twice: target=5 and target=500" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game", ["gin", "manipulation"])
+def test_target_has_a_ceiling(game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A run must end: the target is at most 100,000."""
+    assert main(["simulate", game, "--games", "1", "--no-progress", "--option",
+                 "target=99999999999999999999999"]) == 2
+    assert "integer 1..100000" in capsys.readouterr().err
+
+
+def test_a_record_that_fails_part_way_through_reading(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    rec = tmp_path / "run.jsonl"
+    assert main(["simulate", "gin", "--games", "1", "--no-progress", "--record", str(rec)]) == 0
+
+    def failing(stream: object) -> object:
+        raise OSError(5, "Input/output error")
+        yield  # a generator, as replay is
+
+    monkeypatch.setattr(cli, "replay", failing)
+    capsys.readouterr()
+    assert main(["replay", str(rec)]) == 2
+    assert capsys.readouterr().err.strip().endswith("cannot read " + str(rec) +
+                                                    ": Input/output error")
+
+
+def test_sigterm_stops_a_run_without_a_part_file(tmp_path: Path) -> None:
+    """``kill`` stops a run as Ctrl-C does: the record being written is removed."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    rec = tmp_path / "run.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "rummylab", "simulate", "gin", "--games",
+                             "100000", "--no-progress", "--record", str(rec)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    part = tmp_path / "run.jsonl.part"
+    deadline = time.monotonic() + 60
+    while not (part.exists() and part.stat().st_size > 0) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert part.exists()
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode != 0 and b"Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

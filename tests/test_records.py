@@ -333,3 +333,92 @@ def test_records_replay_command_reads_a_byte_order_mark(gin_text, tmp_path, caps
     path.write_bytes(b"\xef\xbb\xbf" + gin_text.encode("utf-8"))
     assert main(["replay", "-q", str(path)]) == 0
     assert capsys.readouterr().out.startswith("ok: 1 matches")
+
+
+# --- the header: its seed, its match number, its fields ----------------------------
+
+
+def _edit_header(text: str, n: int = 1, **changes: object) -> str:
+    head = json.loads(text.splitlines()[n - 1])
+    head.update(changes)
+    return tamper(text, n, dumps(head))
+
+
+@pytest.mark.parametrize("game", ["gin", "gin3", "three-thirteen", "manipulation"])
+def test_records_header_seed_must_deal_the_match(game):
+    """Every game is reproducible from its seed: a header whose seed deals
+    other cards than the record's is an error at the first deal it misses."""
+    options = {"target": 40} if game in ("gin", "gin3") else (
+        {"players": 3, "target": 60} if game == "manipulation" else {"players": 3})
+    text = record_match(game, 5, options)
+    assert replay_text(text)
+    bad = _edit_header(text, seed=6)
+    err = assert_error_at(bad, first_line(text, lambda o: o["type"] in ("deal", "cut")),
+                          "seed 6 does not deal this match")
+    assert "the header's seed gives" in str(err)
+
+
+def test_records_deck_changed_with_the_seed_kept_is_caught_at_the_deal(gin_text):
+    n = first_line(gin_text, lambda o: o["type"] == "deal")
+    deal = json.loads(gin_text.splitlines()[n - 1])
+    cards = deal["deck"].split()
+    cards[-1], cards[-2] = cards[-2], cards[-1]  # two stock cards no one may ever draw
+    deal["deck"] = " ".join(cards)
+    assert_error_at(tamper(gin_text, n, dumps(deal)), n, "does not deal this match")
+
+
+def test_records_scripted_deals_are_marked_and_skip_the_seed_check():
+    state = gin("Ac 2c 3c 7d 7h 7s 9h Th Jh Kd", "4s 5s 6s Jc Jd Js 2h 3h 4h Tc", "Qh", "",
+                {"target": 30})
+    stream = io.StringIO()
+    RecordWriter(stream).begin(state, ["a", "b"])
+    play(state, "take discard", "knock Kd")
+    stream.write("".join(dumps(e) + "\n" for e in state.take_events()))
+    text = stream.getvalue()
+    assert json.loads(text.splitlines()[0])["dealt"] == "given"
+    assert replay_text(text)
+    # without the mark the seed must deal the cards, and it does not
+    head = json.loads(text.splitlines()[0])
+    del head["dealt"]
+    assert_error_at(tamper(text, 1, dumps(head)), 2, "does not deal this match")
+
+
+def test_records_matches_are_numbered_in_order():
+    stream = io.StringIO()
+    writer = RecordWriter(stream)
+    record_match("gin", 1, writer=writer, stream=stream)
+    record_match("gin", 2, writer=writer, stream=stream)
+    text = stream.getvalue()
+    assert [m.match for m in replay_text(text)] == [1, 2]
+    second = first_line(text, lambda o: o["type"] == "header" and o["match"] == 2)
+    assert_error_at(text + text, len(text.splitlines()) + 1, "match 1 where match 3 comes next")
+    assert_error_at(_edit_header(text, second, match=7), second, "match 7 where match 2")
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda h: h.pop("seed"), "lacks its 'seed' field"),
+    (lambda h: h.update(extra=1), "a field the format does not: 'extra'"),
+    (lambda h: h.update(seats=["simple", "strong"]), None),
+    (lambda h: h["options"].update(target="40"), "header field 'options' is .*\"target\":"
+                                                  "\"40\".*; the engine records"),
+])
+def test_records_header_differences_are_named(gin_text, edit, message):
+    head = json.loads(gin_text.splitlines()[0])
+    edit(head)
+    text = tamper(gin_text, 1, dumps(head))
+    if message is None:  # the seats are labels: any names replay
+        assert replay_text(text)
+        return
+    assert_error_at(text, 1, message)
+
+
+def test_records_fields_out_of_order_are_named(gin_text):
+    head = json.loads(gin_text.splitlines()[0])
+    reordered = {"format": head.pop("format"), **head}
+    assert_error_at(tamper(gin_text, 1, dumps(reordered)), 1, "out of order")
+
+
+def test_records_a_number_too_long_is_not_json(gin_text):
+    text = tamper(gin_text, 1, gin_text.splitlines()[0].replace('"seed":8', '"seed":' + "9" * 5000))
+    err = assert_error_at(text, 1, "not JSON")
+    assert err.unreadable

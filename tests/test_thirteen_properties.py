@@ -272,6 +272,7 @@ def replay_lines(lines: list[str]) -> None:
     decks = [parse_cards(o["deck"]) for o in objs if o["type"] == "deal"]
     kwargs = ThirteenState.replay_setup(objs)
     state = ThirteenState(head["options"], head["seed"], decks=decks, **kwargs)
+    state.decks_given = head.get("dealt") == "given"  # as records.replay reads the header
     assert dumps(header(state, head["seats"], head["match"])) == lines[0]
     pending = state.take_events()
     for line, obj in zip(lines[1:], objs[1:], strict=True):

@@ -1,7 +1,5 @@
 """``python -m rummylab`` runs the command line."""
 
-import sys
+from rummylab.cli import run
 
-from rummylab.cli import main
-
-sys.exit(main())
+run()

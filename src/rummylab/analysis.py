@@ -105,7 +105,8 @@ def analyze_manipulation(table: str, hand: str, decks: int = 2) -> dict[str, Any
     )
 
     if decks not in (1, 2):
-        raise CardError("Manipulation uses one deck (two players) or two (three to five)")
+        raise CardError("Manipulation uses one deck (two players) or two (three to five), "
+                        f"not {decks!r}")
     start = parse_table(table, decks) if table.strip() else ()
     check_table(start, decks)
     cards = parse_cards(hand, jokers=True)

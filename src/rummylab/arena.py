@@ -420,8 +420,14 @@ def _fold(agg: MatchStats, m: MatchResult) -> None:
             agg.counts.setdefault(name, [0.0] * len(m.seating))[b] += values[seat]
 
 
-def plot(result: ArenaResult, path: str) -> None:
-    """Win rates with their 95% Wilson intervals as a bar chart (PNG)."""
+PLOT_FORMATS = ("png", "svg", "pdf")
+
+
+def plot(result: ArenaResult, path: str, fmt: str = "png") -> None:
+    """Win rates with their 95% Wilson intervals as a bar chart (``fmt``:
+    png, svg or pdf)."""
+    if fmt not in PLOT_FORMATS:
+        raise ArenaError(f"a plot is written as {', '.join(PLOT_FORMATS)}, not {fmt!r}")
     # a Figure of its own, not pyplot: the caller's backend and figures stay as they were
     figure = require("matplotlib.figure", "--plot")
     rows = result.rows()
@@ -438,6 +444,6 @@ def plot(result: ArenaResult, path: str) -> None:
                  f"({result.deals} deals x {result.rotations} seatings)")
     fig.tight_layout()
     try:
-        fig.savefig(path, format="png")
+        fig.savefig(path, format=fmt)
     except OSError as e:
         raise ArenaError(f"cannot write {path}: {e.strerror}") from None

@@ -178,14 +178,13 @@ def simulate(
     name = cls.game_name
     options: dict[str, object] = dict(parse_option_args(option))
     specs = split_bots(bots)  # as the arena splits them: key=value continues a spec
-    if specs and "players" in cls.option_spec and "players" not in options:
-        options["players"] = len(specs)  # games for 2-5 take their size from the bots
+    if specs:
+        _seats_from_bots(cls, options, specs, bots)
     probe = new_state(name, options, 0)  # validates the options before anything runs
     specs = specs or ["simple"] * probe.num_players
     if len(specs) != probe.num_players:
         fail(f"{name} needs {probe.num_players} bots, got {len(specs)}: {bots}")
-    if games < 1:
-        fail("--games must be at least 1")
+    _check_games(games)
     seeds = match_seeds(seed, games)
     players = [make_bot(s, name, seed=i) for i, s in enumerate(specs)]
     stats = MatchStats(name, [b.spec() for b in players])
@@ -204,6 +203,28 @@ def simulate(
         console.print_json(json.dumps(stats.to_dict()))
         return
     _print_stats(stats)
+
+
+MAX_MATCHES = 1_000_000  # seeds are drawn up front; a million matches is days of play
+
+
+def _check_games(matches: int) -> None:
+    if matches < 1:
+        fail("--games must be at least 1")
+    if matches > MAX_MATCHES:
+        fail(f"--games asks for {matches:,} matches; a run holds at most {MAX_MATCHES:,} "
+             "(split it over several seeds)")
+
+
+def _seats_from_bots(cls: Any, options: dict[str, object], specs: list[str], bots: str) -> None:
+    """Games for a range of players take their size from the bots given."""
+    opt = cls.option_spec.get("players")
+    if opt is None or "players" in options:
+        return
+    if not opt.minimum <= len(specs) <= opt.maximum:
+        fail(f"{cls.game_name} takes {opt.minimum} to {opt.maximum} bots, got {len(specs)}: "
+             f"{bots}")
+    options["players"] = len(specs)
 
 
 def _print_stats(stats: MatchStats) -> None:
@@ -260,7 +281,8 @@ def arena(
     workers: Annotated[int, typer.Option(help="local worker processes (1: in-process)")] = 1,
     record: Annotated[Path | None, typer.Option(help="write a JSON Lines record")] = None,
     plot_: Annotated[Path | None, typer.Option(
-        "--plot", help="save win rates with 95% CIs as a PNG (needs matplotlib)")] = None,
+        "--plot", help="save win rates with 95% CIs as a chart, .png, .svg or .pdf "
+        "(needs matplotlib)")] = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", help="rule option key=value (repeatable)")] = None,
     backend: Annotated[str, typer.Option(help="local or dask")] = "local",
@@ -271,7 +293,7 @@ def arena(
 ) -> None:
     """Bots against each other: duplicate deals with seats rotated, figures per
     bot, openskill ratings (needs the arena extra)."""
-    from rummylab.arena import plot, require, run_arena
+    from rummylab.arena import PLOT_FORMATS, plot, require, run_arena
 
     cls = game_class(game)
     name = cls.game_name
@@ -279,13 +301,11 @@ def arena(
     specs = split_bots(bots)
     if not specs:
         fail("--bots is required, e.g. --bots simple,random")
-    if "players" in cls.option_spec and "players" not in options:
-        options["players"] = len(specs)  # games for 2-5 take their size from the bots
+    _seats_from_bots(cls, options, specs, bots)
     probe = new_state(name, options, 0)  # validates the options before anything runs
     if len(specs) != probe.num_players:
         fail(f"{name} needs {probe.num_players} bots, got {len(specs)}: {bots}")
-    if games < 1:
-        fail("--games must be at least 1")
+    _check_games(games * len(specs))
     if workers < 1:
         fail("--workers must be at least 1")
     if backend not in ("local", "dask"):
@@ -302,7 +322,14 @@ def arena(
     if backend == "dask":
         assert scheduler is not None
         check_scheduler(scheduler)  # before any file is opened
+    plot_format = "png"
     if plot_ is not None:
+        suffix = plot_.suffix.lower().lstrip(".")
+        if suffix in PLOT_FORMATS:
+            plot_format = suffix
+        elif suffix in ("jpg", "jpeg", "gif", "tif", "tiff", "webp", "bmp", "eps", "ps"):
+            fail(f"--plot {shown(plot_)}: a plot is written as .png, .svg or .pdf")
+        # any other name (none, .part, ...) gets a PNG
         writable(plot_)
         if record is not None and ({plot_.resolve(), staged(plot_).resolve()}
                                    & {record.resolve(), staged(record).resolve()}):
@@ -319,7 +346,7 @@ def arena(
                            backend=backend, scheduler=scheduler, record=stream,
                            progress=lambda done: bar.update(task, completed=done))
         if plot_part is not None:
-            plot(result, str(plot_part))
+            plot(result, str(plot_part), plot_format)
     if as_json:
         console.print_json(json.dumps(result.to_dict()))
     else:
@@ -364,7 +391,7 @@ def replay_cmd(
     try:
         stream = file.open(encoding="utf-8-sig")  # a byte-order mark from an editor is no error
     except OSError as e:
-        fail(f"cannot read {file}: {e.strerror}")
+        fail(f"cannot read {shown(file)}: {e.strerror}")
     n = hands = actions = 0
     with stream:
         try:
@@ -379,9 +406,11 @@ def replay_cmd(
         except RecordError as e:
             fail(str(e), 2 if e.unreadable else 1)
         except UnicodeDecodeError:
-            fail(f"{file} is not a text file")
+            fail(f"{shown(file)} is not a text file")
+        except OSError as e:  # a read that fails part way
+            fail(f"cannot read {shown(file)}: {e.strerror or e}")
     if n == 0:
-        fail(f"{file} holds no match")
+        fail(f"{shown(file)} holds no match")
     console.print(f"ok: {n} matches, {hands} hands, {actions} actions replayed "
                   "to the same bytes", highlight=False)
 
@@ -473,5 +502,21 @@ def _one_line(message: str, code: int) -> int:
     return code
 
 
-def run() -> None:  # pragma: no cover - console script
+def _stop_on_sigterm() -> None:
+    """SIGTERM (``kill``, ``timeout``) stops a run as Ctrl-C does, so a record
+    being written is removed rather than left as ``FILE.part``."""
+    import contextlib
+    import signal
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    # not the main thread, or a platform without SIGTERM: leave the default
+    with contextlib.suppress(ValueError, OSError, AttributeError):
+        signal.signal(signal.SIGTERM, stop)
+
+
+def run() -> None:
+    """The console script (and ``python -m rummylab``)."""
+    _stop_on_sigterm()
     sys.exit(main())

@@ -122,6 +122,8 @@ class State(ABC):
     _final: list[int]
     seed: int | None
     events: list[Event]
+    #: dealt from deck orders given to the constructor, not from the seed
+    decks_given: bool = False
 
     # -- whose turn, what is legal ------------------------------------
     @abstractmethod

@@ -100,5 +100,8 @@ def parse_option_args(args: list[str] | None) -> dict[str, str]:
         key, sep, value = arg.partition("=")
         if not sep or not key.strip():
             raise OptionError(f"option {arg!r} must be written key=value")
+        if key.strip() in out:  # the last would silently win
+            raise OptionError(f"option {key.strip()} is given twice: {key.strip()}="
+                              f"{out[key.strip()]} and {arg.strip()}")
         out[key.strip()] = value.strip()
     return out

@@ -149,11 +149,16 @@ def dumps(event: Event) -> str:
 
 
 def header(state: State, seats: Sequence[str], match: int = 1) -> Event:
-    return {
+    """A match's first line. ``"dealt": "given"`` marks a match dealt from
+    deck orders given to the engine, which its seed does not reproduce."""
+    out: Event = {
         "type": "header", "format": FORMAT, "version": VERSION, "game": state.game_name,
         "options": dict(state.options), "seats": list(seats), "seed": state.seed,
         "match": match,
     }
+    if state.decks_given:
+        out["dealt"] = "given"
+    return out
 
 
 class RecordWriter:
@@ -203,6 +208,8 @@ def _read(stream: IO[str]) -> Iterator[tuple[int, str, dict[str, Any]]]:
             raise RecordError(f"not JSON ({e.msg})", n, unreadable=True) from None
         except RecursionError:
             raise RecordError("not JSON (nested too deeply)", n, unreadable=True) from None
+        except ValueError as e:  # e.g. an integer too long to convert
+            raise RecordError(f"not JSON ({e})", n, unreadable=True) from None
         if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
             raise RecordError("each line must be a JSON object with a 'type'", n, unreadable=True)
         yield n, text, obj
@@ -240,11 +247,53 @@ def replay(stream: IO[str]) -> Iterator[ReplayedMatch]:
     """Replay every match of a record, checking each line; yields each match
     once it has replayed. A mismatch raises :class:`RecordError` with the
     line number."""
-    for lines in _matches(stream):
-        yield _replay_match(lines)
+    for number, lines in enumerate(_matches(stream), 1):
+        yield _replay_match(lines, number)
 
 
-def _replay_match(lines: list[tuple[int, str, dict[str, Any]]]) -> ReplayedMatch:
+def _header_difference(expected: dict[str, Any], head: dict[str, Any]) -> str:
+    """What is wrong with a header, field by field."""
+    for key, value in expected.items():
+        if key not in head:
+            return f"the header lacks its {key!r} field"
+        if dumps(head[key]) != dumps(value):
+            return (f"header field {key!r} is {dumps(head[key])[:120]}; the engine records "
+                    f"{dumps(value)[:120]}")
+    extra = [k for k in head if k not in expected]
+    if extra:
+        return f"the header has a field the format does not: {extra[0]!r}"
+    return f"the header's fields are out of order (the format writes {', '.join(expected)})"
+
+
+class _SeedReplay:
+    """The same match dealt from the header's seed alone: every game is
+    reproducible from its seed, so its deals must be the record's."""
+
+    def __init__(self, state: State, seed: int) -> None:
+        self.state = state
+        self.seed = seed
+        self.pending = state.take_events()
+
+    def check(self, n: int, raw: str, obj: dict[str, Any]) -> None:
+        # the record's line has replayed already: the same move applies here
+        if obj["type"] == "action":
+            self.state.apply(str(obj["action"]))
+        elif obj["type"] == "advice":
+            self.state.advise(str(obj["action"]))  # type: ignore[attr-defined]
+        self.pending += self.state.take_events()
+        got = dumps(self.pending.pop(0)) if self.pending else ""
+        if got != raw:
+            raise RecordError(f"seed {self.seed} does not deal this match (the header's seed "
+                              f"gives {got[:120] or 'no such line'})", n)
+
+
+def _seed_replay(cls: Any, options: Any, seed: object) -> _SeedReplay | None:
+    if type(seed) is not int:
+        return None  # no seed recorded: the deals are the record's own
+    return _SeedReplay(cls(options, seed), seed)
+
+
+def _replay_match(lines: list[tuple[int, str, dict[str, Any]]], number: int) -> ReplayedMatch:
     n0, _, head = lines[0]
     if head.get("format") != FORMAT:
         raise RecordError(f"not a {FORMAT} header", n0, unreadable=True)
@@ -254,6 +303,9 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]]) -> ReplayedMatch
     match = head.get("match", 1)
     if type(match) is not int or match < 1:
         raise RecordError(f"'match' must be a match number (1, 2, ...), not {match!r}", n0)
+    if match != number:
+        raise RecordError(f"match {match} where match {number} comes next (a record numbers "
+                          "its matches 1, 2, 3, ...)", n0)
     options = head.get("options")
     if options is not None and not isinstance(options, dict):
         raise RecordError(f"'options' must map option names to values, not {options!r}", n0)
@@ -286,6 +338,8 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]]) -> ReplayedMatch
                 or not all(isinstance(x, str) for x in seats)):
             raise RecordError(f"'seats' must name the {state.num_players} players, "
                               f"not {seats!r}", n0)
+        # replay deals the record's own decks; whether the seed dealt them is the header's
+        state.decks_given = head.get("dealt") == "given"
         expected = dumps(header(state, seats, match))
     except RecordError:
         raise
@@ -294,7 +348,8 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]]) -> ReplayedMatch
     except (RummyError, TypeError, ValueError, OverflowError) as e:
         raise RecordError(f"cannot set up the match: {e}", n0) from None
     if expected != lines[0][1]:
-        raise RecordError("header does not match the options as the engine records them", n0)
+        raise RecordError(_header_difference(json.loads(expected), head), n0)
+    seeded = None if state.decks_given else _seed_replay(cls, options, head.get("seed"))
     pending = state.take_events()
     actions = 0
     for n, raw, obj in lines[1:]:
@@ -329,6 +384,8 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]]) -> ReplayedMatch
         got = dumps(pending.pop(0))
         if got != raw:
             raise RecordError(f"mismatch: the engine writes {got[:200]}", n)
+        if seeded is not None:
+            seeded.check(n, raw, obj)
     if pending or not state.is_terminal():
         raise RecordError("the match is not over where the record ends", lines[-1][0])
     hands = sum(1 for _, _, o in lines if o["type"] == "deal")

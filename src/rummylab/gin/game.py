@@ -69,7 +69,9 @@ NUM_ACTIONS = 108
 OFFER, DRAW, DISCARD, OVER = "offer", "draw", "discard", "over"
 
 GIN_OPTIONS: dict[str, Option] = {
-    "target": Option("target", 100, "points that win the match", minimum=1, rule="§1.1"),
+    # the maximum keeps a run finite: a match to 100,000 is about 4,000 hands
+    "target": Option("target", 100, "points that win the match", minimum=1, maximum=100_000,
+                     rule="§1.1"),
     "knock_limit": Option(
         "knock_limit", 10, "most deadwood a player may knock with", minimum=0, maximum=99,
         rule="§1.5",
@@ -242,6 +244,7 @@ class GinState(State):
         self._setup(options, seed)
         self.num_players = self.num_seats
         self._decks = [list(d) for d in decks or ()]  # popped, never mutated
+        self.decks_given = bool(decks)  # dealt as given, not from the seed
         for d in self._decks:
             check_deck_order(d)
         self._scores = [0] * self.num_players

@@ -68,7 +68,7 @@ MANIPULATION_OPTIONS: dict[str, Option] = {
                       "decks and two jokers for three to five)", minimum=2, maximum=5,
                       rule="§4.1"),
     "target": Option("target", 150, "a round that brings a player to this ends the game",
-                     minimum=1, rule="§4.11"),
+                     minimum=1, maximum=100_000, rule="§4.11"),  # a finite run
     "knock_limit": Option("knock_limit", 5, "most points in hand a player may knock with",
                           minimum=0, maximum=99, rule="§4.8"),
     "undercut_bonus": Option("undercut_bonus", 10, "bonus of a round winner who did not knock",
@@ -149,6 +149,7 @@ class ManipulationState(State):
         self.num_players = int(self.options["players"])
         self.num_decks = 1 if self.num_players == 2 else 2
         self._decks = [list(d) for d in decks or ()]
+        self.decks_given = bool(decks)  # dealt as given, not from the seed
         for d in self._decks:
             check_deck_order(d, self.num_decks, self.num_decks)
         n = self.num_players
