@@ -411,16 +411,16 @@ def test_one_worker_reports_every_deal_and_a_pool_is_no_larger_than_its_work(
     run_arena("gin", ["simple", "random"], 4, options={"target": 10}, ratings=False,
               progress=seen.append)
     assert seen == [2, 4, 6, 8]
-    import concurrent.futures
+    import multiprocessing
+    from multiprocessing.pool import ThreadPool
 
     sizes: list[int] = []
 
-    class Pool(concurrent.futures.ThreadPoolExecutor):
-        def __init__(self, max_workers: int) -> None:
-            sizes.append(max_workers)
-            super().__init__(max_workers)
+    def pool(processes: int, initializer: object = None) -> ThreadPool:
+        sizes.append(processes)
+        return ThreadPool(processes)
 
-    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Pool)
+    monkeypatch.setattr(multiprocessing, "Pool", pool)
     run_arena("gin", ["simple", "random"], 1, options={"target": 10}, ratings=False,
               workers=64)
     assert sizes == [1]

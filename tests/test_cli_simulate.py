@@ -124,23 +124,57 @@ def test_a_record_that_fails_part_way_through_reading(tmp_path: Path,
                                                     ": Input/output error")
 
 
-def test_sigterm_stops_a_run_without_a_part_file(tmp_path: Path) -> None:
-    """``kill`` stops a run as Ctrl-C does: the record being written is removed."""
+def _children(pid: int) -> list[int]:
+    from pathlib import Path as P
+
+    tasks = P(f"/proc/{pid}/task")
+    out: list[int] = []
+    for t in tasks.iterdir() if tasks.exists() else ():
+        kids = (t / "children").read_text().split() if (t / "children").exists() else []
+        out += [int(k) for k in kids]
+    return out
+
+
+def _alive(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = f"/proc/{pid}/stat"
+    # a zombie is dead, only not yet reaped
+    return not (Path(stat).exists() and Path(stat).read_text().split(")")[-1].split()[0] == "Z")
+
+
+@pytest.mark.parametrize("command", [
+    ["simulate", "gin", "--games", "100000"],
+    ["arena", "manipulation", "--bots", "simple,simple", "--games", "400", "--workers", "2"],
+])
+def test_sigterm_stops_a_run_without_a_part_file(tmp_path: Path, command: list[str]) -> None:
+    """``kill`` stops a run as Ctrl-C does, at once: the record being written
+    is removed, the arena's worker processes end, the exit code is 143."""
     import signal
     import subprocess
     import sys
     import time
 
     rec = tmp_path / "run.jsonl"
-    proc = subprocess.Popen([sys.executable, "-m", "rummylab", "simulate", "gin", "--games",
-                             "100000", "--no-progress", "--record", str(rec)],
+    proc = subprocess.Popen([sys.executable, "-m", "rummylab", *command, "--no-progress",
+                             "--record", str(rec)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     part = tmp_path / "run.jsonl.part"
     deadline = time.monotonic() + 60
-    while not (part.exists() and part.stat().st_size > 0) and time.monotonic() < deadline:
+    workers = 2 if "--workers" in command else 0
+    while time.monotonic() < deadline and not (
+            part.exists() and part.stat().st_size > 0 and len(_children(proc.pid)) >= workers):
         time.sleep(0.05)
     assert part.exists()
+    children = _children(proc.pid)
+    assert len(children) >= workers
     proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode != 0 and b"Traceback" not in err
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 143 and b"Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+    time.sleep(0.5)
+    assert not [c for c in children if _alive(c)]

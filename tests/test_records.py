@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 
@@ -376,7 +377,8 @@ def test_records_scripted_deals_are_marked_and_skip_the_seed_check():
     stream.write("".join(dumps(e) + "\n" for e in state.take_events()))
     text = stream.getvalue()
     assert json.loads(text.splitlines()[0])["dealt"] == "given"
-    assert replay_text(text)
+    (m,) = replay_text(text)
+    assert not m.seed_checked
     # without the mark the seed must deal the cards, and it does not
     head = json.loads(text.splitlines()[0])
     del head["dealt"]
@@ -393,14 +395,20 @@ def test_records_matches_are_numbered_in_order():
     second = first_line(text, lambda o: o["type"] == "header" and o["match"] == 2)
     assert_error_at(text + text, len(text.splitlines()) + 1, "match 1 where match 3 comes next")
     assert_error_at(_edit_header(text, second, match=7), second, "match 7 where match 2")
+    # one match cut out of a run replays alone, under its own number
+    alone = "".join(text.splitlines(keepends=True)[second - 1:])
+    assert [m.match for m in replay_text(alone)] == [2]
 
 
 @pytest.mark.parametrize("edit, message", [
-    (lambda h: h.pop("seed"), "lacks its 'seed' field"),
-    (lambda h: h.update(extra=1), "a field the format does not: 'extra'"),
+    (lambda h: h.pop("seed"), "the header lacks 'seed'"),
+    (lambda h: h.update(extra=1), "the header has 'extra', which the engine does not record"),
     (lambda h: h.update(seats=["simple", "strong"]), None),
-    (lambda h: h["options"].update(target="40"), "header field 'options' is .*\"target\":"
-                                                  "\"40\".*; the engine records"),
+    (lambda h: h["options"].update(target="40"),
+     "the header's options: 'target' is \"40\"; the engine records 40"),
+    # the last option: named, not cut off with the rest of the options
+    (lambda h: h["options"].pop("shutout_double"), "the header's options lack 'shutout_double'"),
+    (lambda h: h.update(dealt="seed"), "'dealt' may only be \"given\", not \"seed\""),
 ])
 def test_records_header_differences_are_named(gin_text, edit, message):
     head = json.loads(gin_text.splitlines()[0])
@@ -409,7 +417,12 @@ def test_records_header_differences_are_named(gin_text, edit, message):
     if message is None:  # the seats are labels: any names replay
         assert replay_text(text)
         return
-    assert_error_at(text, 1, message)
+    assert_error_at(text, 1, re.escape(message))
+
+
+def test_records_header_spacing_is_told_as_such(gin_text):
+    spaced = gin_text.splitlines()[0].replace('"type":"header"', '"type": "header"')
+    assert_error_at(tamper(gin_text, 1, spaced), 1, "spacing or escapes differ")
 
 
 def test_records_fields_out_of_order_are_named(gin_text):
@@ -422,3 +435,42 @@ def test_records_a_number_too_long_is_not_json(gin_text):
     text = tamper(gin_text, 1, gin_text.splitlines()[0].replace('"seed":8', '"seed":' + "9" * 5000))
     err = assert_error_at(text, 1, "not JSON")
     assert err.unreadable
+
+
+@pytest.mark.parametrize("game, given", [
+    ("gin", {"first_dealer": 1}),
+    ("manipulation", {"first_dealer": 2}),
+    ("three-thirteen", {"first_dealer": 1}),
+])
+def test_records_a_given_first_dealer_is_dealt_as_given(game, given):
+    """A match set up with a first dealer of the caller's is not the seed's
+    alone: its header says so and it replays."""
+    from rummylab.registry import game_class
+
+    options = {"players": 3} if game != "gin" else {"target": 30}
+    if game == "manipulation":
+        options["target"] = 40
+    state = game_class(game)(options, 7, **given)
+    assert state.decks_given
+    stream = io.StringIO()
+    writer = RecordWriter(stream)
+    writer.begin(state, ["simple"] * state.num_players)
+    bots = [make_bot("simple", game, i) for i in range(state.num_players)]
+    while not state.is_terminal():
+        seat = state.current_player()
+        state.apply_action(bots[seat].act(state.observation(seat)))
+        writer.write_events(state.take_events())
+    (m,) = replay_text(stream.getvalue())
+    assert not m.seed_checked and json.loads(stream.getvalue().splitlines()[0])["dealt"] == "given"
+
+
+def test_records_replay_command_counts_matches_not_dealt_from_a_seed(gin_text, tmp_path, capsys):
+    from rummylab.cli import main
+
+    rec = tmp_path / "r.jsonl"
+    rec.write_text(gin_text, encoding="utf-8")
+    assert main(["replay", "-q", str(rec)]) == 0
+    assert capsys.readouterr().out.strip().endswith("to the same bytes")
+    rec.write_text(_edit_header(gin_text, seed=None), encoding="utf-8")
+    assert main(["replay", "-q", str(rec)]) == 0
+    assert "1 of them with no seed that deals them" in capsys.readouterr().out

@@ -182,21 +182,34 @@ def make_chunks(game: str, specs: Sequence[str], options: Mapping[str, object],
 # --- runners: each yields chunk results in any order ---------------------
 
 
+def _worker_signals() -> None:
+    """A worker leaves stopping to the main process: Ctrl-C reaches it there,
+    and SIGTERM (the main process ending its workers) ends it at once."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _run_local(chunks: Sequence[Chunk], workers: int) -> Iterator[ChunkResult]:
     if workers <= 1:
         for c in chunks:
             yield play_chunk(c)
         return
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    import multiprocessing
 
-    with ProcessPoolExecutor(max_workers=min(workers, len(chunks))) as pool:
-        futures = [pool.submit(play_chunk, c) for c in chunks]
-        try:
-            for f in as_completed(futures):
-                yield f.result()
-        finally:
-            for f in futures:
-                f.cancel()
+    pool = multiprocessing.Pool(min(workers, len(chunks)), initializer=_worker_signals)
+    finished = False
+    try:
+        yield from pool.imap_unordered(play_chunk, chunks)
+        finished = True
+    finally:
+        # stopped (Ctrl-C, SIGTERM) or failed: the workers end now, not after their chunks
+        if finished:
+            pool.close()
+        else:
+            pool.terminate()
+        pool.join()
 
 
 def check_scheduler(address: str) -> None:

@@ -327,7 +327,8 @@ def arena(
         suffix = plot_.suffix.lower().lstrip(".")
         if suffix in PLOT_FORMATS:
             plot_format = suffix
-        elif suffix in ("jpg", "jpeg", "gif", "tif", "tiff", "webp", "bmp", "eps", "ps"):
+        elif suffix in ("jpg", "jpeg", "gif", "tif", "tiff", "webp", "bmp", "eps", "ps", "svgz",
+                        "pgf", "raw", "rgba"):
             fail(f"--plot {shown(plot_)}: a plot is written as .png, .svg or .pdf")
         # any other name (none, .part, ...) gets a PNG
         writable(plot_)
@@ -392,11 +393,12 @@ def replay_cmd(
         stream = file.open(encoding="utf-8-sig")  # a byte-order mark from an editor is no error
     except OSError as e:
         fail(f"cannot read {shown(file)}: {e.strerror}")
-    n = hands = actions = 0
+    n = hands = actions = unseeded = 0
     with stream:
         try:
             for m in replay(stream):
                 n += 1
+                unseeded += not m.seed_checked
                 hands += m.hands
                 actions += m.actions
                 if not quiet:
@@ -411,8 +413,10 @@ def replay_cmd(
             fail(f"cannot read {shown(file)}: {e.strerror or e}")
     if n == 0:
         fail(f"{shown(file)} holds no match")
+    # a match with no seed, or dealt from given decks, is checked against its own decks only
+    own = f"; {unseeded} of them with no seed that deals them" if unseeded else ""
     console.print(f"ok: {n} matches, {hands} hands, {actions} actions replayed "
-                  "to the same bytes", highlight=False)
+                  f"to the same bytes{own}", highlight=False)
 
 
 # --- play ---------------------------------------------------------------
@@ -455,10 +459,10 @@ def play(
     again = f"This match was seed {seed}: --seed {seed} deals it again."
     try:
         text = play_terminal(cls.game_name, bot, seed, options, record is not None, console)
-    except KeyboardInterrupt:
-        # Ctrl-C leaves like 'quit', with the seed to come back to (130: the shell's code)
+    except KeyboardInterrupt as e:
+        # Ctrl-C leaves like 'quit', with the seed to come back to (the shell's codes)
         console.print(f"\nStopped. {again}", highlight=False, markup=False)
-        raise typer.Exit(130) from None
+        raise typer.Exit(143 if isinstance(e, Terminated) else 130) from None
     console.print(again, highlight=False)
     if record is None:
         return
@@ -477,12 +481,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         rc = app(args=argv, standalone_mode=False)
     except typer.Exit as e:
-        return int(e.exit_code)
+        return _stopped(int(e.exit_code))
     except typer.Abort:
         err_console.print("rummylab: aborted")
         return 1
     except RummyError as e:
         return _one_line(str(e), 2)
+    except Terminated:
+        return 143
     except (BrokenPipeError, KeyboardInterrupt):
         return 1
     except Exception as e:
@@ -493,7 +499,12 @@ def main(argv: list[str] | None = None) -> int:
                 return 0
             return _one_line(str(e.format_message()), 2)
         raise
-    return rc if isinstance(rc, int) else 0
+    return _stopped(rc) if isinstance(rc, int) else 0
+
+
+def _stopped(code: int) -> int:
+    """The parser reports any interrupt as Ctrl-C's 130; SIGTERM's is 143."""
+    return 143 if _terminated and code == 130 else code
 
 
 def _one_line(message: str, code: int) -> int:
@@ -502,14 +513,25 @@ def _one_line(message: str, code: int) -> int:
     return code
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Ctrl-C would be (exit code 143)."""
+
+
+_terminated = False  # set by SIGTERM: the command line's parser reports it as Ctrl-C
+
+
 def _stop_on_sigterm() -> None:
     """SIGTERM (``kill``, ``timeout``) stops a run as Ctrl-C does, so a record
-    being written is removed rather than left as ``FILE.part``."""
+    being written is removed rather than left as ``FILE.part``; a second
+    SIGTERM ends the process at once."""
     import contextlib
     import signal
 
     def stop(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
+        global _terminated
+        _terminated = True
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        raise Terminated
 
     # not the main thread, or a platform without SIGTERM: leave the default
     with contextlib.suppress(ValueError, OSError, AttributeError):

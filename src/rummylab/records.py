@@ -191,6 +191,8 @@ class ReplayedMatch:
     winners: list[int]
     final_scores: list[int]
     state: State
+    #: dealt again from the header's seed (False: no seed, or dealt as given)
+    seed_checked: bool = False
 
 
 def _read(stream: IO[str]) -> Iterator[tuple[int, str, dict[str, Any]]]:
@@ -246,54 +248,50 @@ def read_matches(stream: IO[str]) -> Iterator[list[tuple[int, Event]]]:
 def replay(stream: IO[str]) -> Iterator[ReplayedMatch]:
     """Replay every match of a record, checking each line; yields each match
     once it has replayed. A mismatch raises :class:`RecordError` with the
-    line number."""
-    for number, lines in enumerate(_matches(stream), 1):
-        yield _replay_match(lines, number)
+    line number. Matches are numbered one after another (a record may start
+    at any number: one match cut out of a run replays alone)."""
+    number = None
+    for lines in _matches(stream):
+        m = _replay_match(lines, number)
+        number = m.match + 1
+        yield m
+
+
+def _fields_difference(what: str, expected: dict[str, Any], got: dict[str, Any],
+                       plural: bool = False) -> str | None:
+    for key, value in expected.items():
+        if key not in got:
+            return f"{what} {'lack' if plural else 'lacks'} {key!r}"
+        if dumps(got[key]) != dumps(value):
+            return (f"{what}: {key!r} is {dumps(got[key])[:80]}; the engine records "
+                    f"{dumps(value)[:80]}")
+    extra = [k for k in got if k not in expected]
+    if extra:
+        return (f"{what} {'have' if plural else 'has'} {extra[0]!r}, which the engine does "
+                "not record")
+    if list(got) != list(expected):
+        return (f"{what} {'are' if plural else 'is'} out of order (the engine writes "
+                f"{', '.join(expected)})")
+    return None
 
 
 def _header_difference(expected: dict[str, Any], head: dict[str, Any]) -> str:
-    """What is wrong with a header, field by field."""
-    for key, value in expected.items():
-        if key not in head:
-            return f"the header lacks its {key!r} field"
-        if dumps(head[key]) != dumps(value):
-            return (f"header field {key!r} is {dumps(head[key])[:120]}; the engine records "
-                    f"{dumps(value)[:120]}")
-    extra = [k for k in head if k not in expected]
-    if extra:
-        return f"the header has a field the format does not: {extra[0]!r}"
-    return f"the header's fields are out of order (the format writes {', '.join(expected)})"
+    """What is wrong with a header, field by field (the options by name)."""
+    if "dealt" in head and head["dealt"] != "given":
+        return f"the header's 'dealt' may only be \"given\", not {dumps(head['dealt'])[:40]}"
+    options, want = head.get("options"), expected["options"]
+    if isinstance(options, dict):
+        found = _fields_difference("the header's options", want, options, plural=True)
+        if found:
+            return found
+    found = _fields_difference("the header", expected, head)
+    if found:
+        return found
+    return "the header is not written as the engine writes it (spacing or escapes differ)"
 
 
-class _SeedReplay:
-    """The same match dealt from the header's seed alone: every game is
-    reproducible from its seed, so its deals must be the record's."""
-
-    def __init__(self, state: State, seed: int) -> None:
-        self.state = state
-        self.seed = seed
-        self.pending = state.take_events()
-
-    def check(self, n: int, raw: str, obj: dict[str, Any]) -> None:
-        # the record's line has replayed already: the same move applies here
-        if obj["type"] == "action":
-            self.state.apply(str(obj["action"]))
-        elif obj["type"] == "advice":
-            self.state.advise(str(obj["action"]))  # type: ignore[attr-defined]
-        self.pending += self.state.take_events()
-        got = dumps(self.pending.pop(0)) if self.pending else ""
-        if got != raw:
-            raise RecordError(f"seed {self.seed} does not deal this match (the header's seed "
-                              f"gives {got[:120] or 'no such line'})", n)
-
-
-def _seed_replay(cls: Any, options: Any, seed: object) -> _SeedReplay | None:
-    if type(seed) is not int:
-        return None  # no seed recorded: the deals are the record's own
-    return _SeedReplay(cls(options, seed), seed)
-
-
-def _replay_match(lines: list[tuple[int, str, dict[str, Any]]], number: int) -> ReplayedMatch:
+def _replay_match(lines: list[tuple[int, str, dict[str, Any]]],
+                  number: int | None) -> ReplayedMatch:
     n0, _, head = lines[0]
     if head.get("format") != FORMAT:
         raise RecordError(f"not a {FORMAT} header", n0, unreadable=True)
@@ -303,9 +301,9 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]], number: int) -> 
     match = head.get("match", 1)
     if type(match) is not int or match < 1:
         raise RecordError(f"'match' must be a match number (1, 2, ...), not {match!r}", n0)
-    if match != number:
+    if number is not None and match != number:
         raise RecordError(f"match {match} where match {number} comes next (a record numbers "
-                          "its matches 1, 2, 3, ...)", n0)
+                          "its matches one after another)", n0)
     options = head.get("options")
     if options is not None and not isinstance(options, dict):
         raise RecordError(f"'options' must map option names to values, not {options!r}", n0)
@@ -332,14 +330,18 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]], number: int) -> 
         cls = game_class(str(head.get("game")))
         kwargs: dict[str, Any] = cls.replay_setup([obj for _, _, obj in lines])  # type: ignore[attr-defined]
         ctor: Any = cls
-        state: State = ctor(options, head.get("seed"), decks=decks, **kwargs)
+        seed = head.get("seed")
+        # every game is reproducible from its seed: a seeded match is dealt again from
+        # it, and its deal lines must agree; one dealt as given replays its own decks
+        seeded = type(seed) is int and head.get("dealt") != "given"
+        state: State = (ctor(options, seed) if seeded
+                        else ctor(options, seed, decks=decks, **kwargs))
         seats = head.get("seats")
         if (not isinstance(seats, list) or len(seats) != state.num_players
                 or not all(isinstance(x, str) for x in seats)):
             raise RecordError(f"'seats' must name the {state.num_players} players, "
                               f"not {seats!r}", n0)
-        # replay deals the record's own decks; whether the seed dealt them is the header's
-        state.decks_given = head.get("dealt") == "given"
+        state.decks_given = head.get("dealt") == "given"  # the header's word, checked below
         expected = dumps(header(state, seats, match))
     except RecordError:
         raise
@@ -349,7 +351,6 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]], number: int) -> 
         raise RecordError(f"cannot set up the match: {e}", n0) from None
     if expected != lines[0][1]:
         raise RecordError(_header_difference(json.loads(expected), head), n0)
-    seeded = None if state.decks_given else _seed_replay(cls, options, head.get("seed"))
     pending = state.take_events()
     actions = 0
     for n, raw, obj in lines[1:]:
@@ -383,13 +384,14 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]], number: int) -> 
             raise RecordError(f"unexpected line: {raw[:80]}", n)
         got = dumps(pending.pop(0))
         if got != raw:
+            if seeded and kind in ("deal", "cut", "reshuffle"):
+                raise RecordError(f"seed {seed} does not deal this match (the header's seed "
+                                  f"gives {got[:120]})", n)
             raise RecordError(f"mismatch: the engine writes {got[:200]}", n)
-        if seeded is not None:
-            seeded.check(n, raw, obj)
     if pending or not state.is_terminal():
         raise RecordError("the match is not over where the record ends", lines[-1][0])
     hands = sum(1 for _, _, o in lines if o["type"] == "deal")
     winners = list(getattr(state, "winners", []))
     final = list(getattr(state, "final_scores", []))
     return ReplayedMatch(match, state.game_name, n0, hands, actions,
-                         winners, final, state)
+                         winners, final, state, seeded)

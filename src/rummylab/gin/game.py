@@ -244,7 +244,8 @@ class GinState(State):
         self._setup(options, seed)
         self.num_players = self.num_seats
         self._decks = [list(d) for d in decks or ()]  # popped, never mutated
-        self.decks_given = bool(decks)  # dealt as given, not from the seed
+        # dealt as given, not from the seed alone (records say so)
+        self.decks_given = bool(decks) or first_dealer is not None
         for d in self._decks:
             check_deck_order(d)
         self._scores = [0] * self.num_players

@@ -56,6 +56,7 @@ class Gin3State(GinState):
             for r in cut or ()
         ]
         super().__init__(options, seed, decks=decks)
+        self.decks_given = self.decks_given or bool(self._cut_given)
 
     @classmethod
     def replay_setup(cls, events: Sequence[Event]) -> dict[str, Any]:

@@ -149,7 +149,8 @@ class ManipulationState(State):
         self.num_players = int(self.options["players"])
         self.num_decks = 1 if self.num_players == 2 else 2
         self._decks = [list(d) for d in decks or ()]
-        self.decks_given = bool(decks)  # dealt as given, not from the seed
+        # dealt as given, not from the seed alone (records say so)
+        self.decks_given = bool(decks) or first_dealer is not None
         for d in self._decks:
             check_deck_order(d, self.num_decks, self.num_decks)
         n = self.num_players

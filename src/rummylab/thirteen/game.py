@@ -195,8 +195,8 @@ class ThirteenState(State):
         self.num_players = int(self.options["players"])
         self.num_decks = 1 if self.num_players == 2 else 2
         self._decks = [list(d) for d in decks or ()]
-        # dealt as given, not from the seed (records say so)
-        self.decks_given = bool(decks) or bool(reshuffles)
+        # dealt as given, not from the seed alone (records say so)
+        self.decks_given = bool(decks) or bool(reshuffles) or first_dealer is not None
         for d in self._decks:
             check_deck_order(d, self.num_decks)
         self._reshuffles = [list(r) for r in reshuffles or ()]
