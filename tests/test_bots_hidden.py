@@ -217,3 +217,49 @@ def test_strong_manipulation_hints_the_move_it_makes() -> None:
             assert (action, reason) == (move, why)
         apply_move(state, move)
     assert texts > 0
+
+
+def _seeds_given(monkeypatch: pytest.MonkeyPatch, module: object) -> list[int]:
+    seen: list[int] = []
+    real = make_bot
+
+    def spy(spec: str, game: str, seed: int | None = None) -> object:
+        if seed is not None:
+            seen.append(seed)
+        return real(spec, game, seed)
+
+    monkeypatch.setattr(module, "make_bot", spy)
+    return seen
+
+
+def _deals_the_same(game: str, match_seed: int, seed: int) -> bool:
+    """Would a bot seeded ``seed`` find the match's deal by trying it, or a
+    few numbers around it, as the match seed?"""
+    want = new_state(game, seed=match_seed).events[-1]
+    return any(new_state(game, seed=seed - k).events[-1] == want for k in range(-4, 5))
+
+
+def test_a_bots_seed_does_not_give_away_the_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The arena, simulate and the terminal game seed their bots through a
+    hash of the match's seed: a bot cannot rebuild the deal from its seed."""
+    import rummylab.arena as arena
+    import rummylab.cli as cli
+    import rummylab.tui as tui
+    from rummylab.match import match_seeds
+
+    seen = _seeds_given(monkeypatch, arena)
+    arena.run_arena("gin", ["simple", "random"], 2, seed=5, options={"target": 10},
+                    ratings=False)
+    match = match_seeds(5, 2)
+    assert seen and not any(_deals_the_same("gin", m, s) for m in match for s in seen)
+
+    seen = _seeds_given(monkeypatch, cli)
+    assert cli.main(["simulate", "gin", "--games", "2", "--seed", "5", "--no-progress",
+                     "--option", "target=10"]) == 0
+    assert seen and not any(_deals_the_same("gin", m, s) for m in match for s in seen)
+
+    seen = _seeds_given(monkeypatch, tui)
+    from rich.console import Console
+
+    tui.TerminalGame("gin", "simple", 1234, {}, Console(file=None, quiet=True))
+    assert seen and not any(_deals_the_same("gin", 1234, s) for s in seen)

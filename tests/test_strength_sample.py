@@ -16,7 +16,7 @@ def test_strong_gin_beats_simple_on_a_fixed_sample() -> None:
     result = run_arena("gin", ["strong", "simple"], deals=20, seed=11, ratings=False)
     strong, simple = result.rows()[:2]
     assert strong["matches"] == simple["matches"] == 40
-    assert strong["match_wins"] >= 22, strong  # more than half, with room (it wins 26 now)
+    assert strong["match_wins"] >= 22, strong  # more than half, with room (it wins 24 now)
     assert strong["points_per_hand"] > simple["points_per_hand"]
 
 

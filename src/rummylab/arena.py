@@ -27,7 +27,7 @@ from typing import Any
 
 from rummylab.bots import make_bot
 from rummylab.errors import OptionError, RummyError
-from rummylab.match import FIGURES, MatchStats, match_seeds, play_match, wilson
+from rummylab.match import FIGURES, MatchStats, bot_seed, match_seeds, play_match, wilson
 from rummylab.records import RecordWriter
 
 # the game's own per-hand (per-round) figure, reported as ``points_per_hand``
@@ -160,7 +160,8 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
         for r, seating in enumerate(rotations(n)):
             # a bot's seed follows the bot, not the seat: a random bot is the
             # same player in every rotation
-            bots = [make_bot(chunk.specs[b], chunk.game, seed=match_seed + b) for b in seating]
+            bots = [make_bot(chunk.specs[b], chunk.game, seed=bot_seed(match_seed, b))
+                    for b in seating]
             stats = MatchStats(chunk.game, [chunk.specs[b] for b in seating])
             if writer is not None:
                 writer.matches = deal * n + r  # global match number, 1-based in the header

@@ -26,7 +26,7 @@ from rich.table import Table
 from rummylab.arena import check_scheduler, split_bots
 from rummylab.bots import make_bot
 from rummylab.errors import RecordError, RummyError
-from rummylab.match import FIGURES, MatchStats, match_seeds, play_match
+from rummylab.match import FIGURES, MatchStats, bot_seed, match_seeds, play_match
 from rummylab.options import parse_option_args
 from rummylab.records import RecordWriter, replay, staged, staged_path, unwritable
 from rummylab.registry import game_class, new_state
@@ -195,7 +195,8 @@ def simulate(
                       disable=not progress or as_json) as bar:
             task = bar.add_task(f"{name} matches", total=games)
             for i, match_seed in enumerate(seeds):
-                players = [make_bot(s, name, seed=match_seed + k) for k, s in enumerate(specs)]
+                players = [make_bot(s, name, seed=bot_seed(match_seed, k))
+                           for k, s in enumerate(specs)]
                 play_match(name, players, match_seed, options, writer=writer, stats=stats)
                 if i % 8 == 0 or i == games - 1:
                     bar.update(task, completed=i + 1)

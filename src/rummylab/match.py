@@ -240,6 +240,17 @@ def match_seeds(seed: int, n: int) -> list[int]:
     return [rng.randrange(2**62) for _ in range(n)]
 
 
+def bot_seed(match_seed: int, index: int) -> int:
+    """A bot's seed for a match: keyed by the match's seed through a hash, so
+    that no bot can work back to the seed that dealt the cards (a bot seeded
+    with ``match_seed + index`` could, and so rebuild every hand).
+
+    >>> bot_seed(7, 0) == bot_seed(7, 0) != bot_seed(7, 1)
+    True
+    """
+    return random.Random(f"rummylab bot {match_seed} {index}").randrange(2**62)
+
+
 def apply_move(state: State, move: int | str) -> None:
     """Apply a bot's move: an action id, or a text move (``state.apply``)."""
     if isinstance(move, str):

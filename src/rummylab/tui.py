@@ -53,7 +53,7 @@ from rummylab.manipulation.game import MELD_BEST as M_BEST
 from rummylab.manipulation.game import PASS as M_PASS
 from rummylab.manipulation.table import hand_points as manip_points
 from rummylab.manipulation.table import meld_str as meld_text
-from rummylab.match import apply_move
+from rummylab.match import apply_move, bot_seed
 from rummylab.records import RecordWriter
 from rummylab.registry import new_state
 from rummylab.thirteen.game import DISCARD_BASE as T_DISCARD
@@ -114,7 +114,7 @@ class TerminalGame:
         self.gin: Any = self.state
         self.console = console
         self.human = human
-        self.bots = {s: make_bot(bot, game, None if seed is None else seed + s)
+        self.bots = {s: make_bot(bot, game, None if seed is None else bot_seed(seed, s))
                      for s in range(self.state.num_players) if s != human}
         self.adviser = make_bot("strong", game)  # hints come from the best bot
         self.names = ["You" if s == human else f"{bot} ({s})"
