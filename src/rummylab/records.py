@@ -149,8 +149,9 @@ def dumps(event: Event) -> str:
 
 
 def header(state: State, seats: Sequence[str], match: int = 1) -> Event:
-    """A match's first line. ``"dealt": "given"`` marks a match dealt from
-    deck orders given to the engine, which its seed does not reproduce."""
+    """A match's first line. ``"dealt": "given"`` marks a match whose deck
+    orders, first dealer or cut were given to the engine: its seed alone
+    does not reproduce it."""
     out: Event = {
         "type": "header", "format": FORMAT, "version": VERSION, "game": state.game_name,
         "options": dict(state.options), "seats": list(seats), "seed": state.seed,
