@@ -460,10 +460,11 @@ def play(
     again = f"This match was seed {seed}: --seed {seed} deals it again."
     try:
         text = play_terminal(cls.game_name, bot, seed, options, record is not None, console)
-    except KeyboardInterrupt as e:
-        # Ctrl-C leaves like 'quit', with the seed to come back to (the shell's codes)
+    except KeyboardInterrupt:
+        # Ctrl-C leaves like 'quit', with the seed to come back to (130, the shell's
+        # code; main reports SIGTERM's as 143)
         console.print(f"\nStopped. {again}", highlight=False, markup=False)
-        raise typer.Exit(143 if isinstance(e, Terminated) else 130) from None
+        raise typer.Exit(130) from None
     console.print(again, highlight=False)
     if record is None:
         return

@@ -98,10 +98,10 @@ def parse_option_args(args: list[str] | None) -> dict[str, str]:
     out: dict[str, str] = {}
     for arg in args or []:
         key, sep, value = arg.partition("=")
-        if not sep or not key.strip():
+        key = key.strip()
+        if not sep or not key:
             raise OptionError(f"option {arg!r} must be written key=value")
-        if key.strip() in out:  # the last would silently win
-            raise OptionError(f"option {key.strip()} is given twice: {key.strip()}="
-                              f"{out[key.strip()]} and {arg.strip()}")
-        out[key.strip()] = value.strip()
+        if key in out:  # the last would silently win
+            raise OptionError(f"option {key} is given twice: {key}={out[key]} and {arg.strip()}")
+        out[key] = value.strip()
     return out
