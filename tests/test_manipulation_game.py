@@ -60,6 +60,12 @@ FILLER = [  # ten cards each that meld with nothing, and share no card
 ]
 
 
+def end_turn(s: ManipulationState) -> None:
+    """The player's own pass that closes a turn with nothing else to do."""
+    assert s.legal_actions() == [PASS]
+    s.apply_action(PASS)
+
+
 def test_rule_4_1_two_players_one_deck_and_a_joker_three_to_five_two_decks() -> None:
     for players, size in ((2, 53), (3, 106), (5, 106)):
         s = ManipulationState({"players": players}, seed=3)
@@ -88,7 +94,10 @@ def test_rule_4_4_three_draws_then_no_meld_and_the_turn_passes() -> None:
     s.apply_action(DRAW)  # second card
     assert DRAW in s.legal_actions()
     s.apply_action(DRAW)  # third card: no melding, no knocking with this hand
-    # the only move left was to pass, which the engine takes
+    # the only move left is to pass, which the player makes: the turn is not
+    # ended for it, so no one can tell from that whether it could have knocked
+    assert s.current_player() == 1 and s.legal_actions() == [PASS]
+    end_turn(s)
     assert s.current_player() == 0
     assert len(s.hand_of(1)) == 13
 
@@ -99,7 +108,9 @@ def test_rule_4_4_third_card_forbids_melding_even_when_a_meld_exists() -> None:
     s = game(hands, pile="3s Js 7h")
     s.apply_action(DRAW)
     s.apply_action(DRAW)
-    assert s.current_player() == 0  # no meld was possible after the third draw
+    assert s.legal_actions() == [PASS]  # no meld after the third draw
+    end_turn(s)
+    assert s.current_player() == 0
     assert parse_card("7h") in s.hand_of(1)
 
 
@@ -118,6 +129,10 @@ def test_D14_a_meld_ends_the_turn() -> None:
     hands = ["5h 6h 7h 9c Qc 3d 7d Jd Ah Kc", FILLER[1]]
     s = game(hands, pile="3s")
     s.apply("meld 5h 6h 7h")
+    # no more melds or draws: the turn waits only for its player's pass
+    assert s.current_player() == 1 and s.phase == AFTER_MELD
+    assert s.legal_actions() == [PASS]
+    end_turn(s)
     assert s.current_player() == 0
     assert len(s.table) == 1
 
@@ -136,6 +151,7 @@ def test_rule_4_6_rearrangement_splits_a_sequence_and_forms_a_group() -> None:
     hands = ["2h 3h 4h 5h 6h 7h 8h Qc 7d Jd", "5c 5s 2c 9c 6d Td 9h Qh 4s 9s"]
     s = game(hands, pile="2s 3s")
     s.apply("meld 2h 3h 4h 5h 6h 7h 8h")
+    end_turn(s)
     s.apply("meld 5c 5s => 2h 3h 4h | 5c 5h 5s | 6h 7h 8h")
     assert len(s.table) == 3
 
@@ -144,6 +160,7 @@ def test_rule_4_6_illegal_split_is_refused_and_changes_nothing() -> None:
     hands = ["5h 6h 7h 8h 9h Qc 3d 7d Jd Kc", "7c 7s 2c 4c 6d Td 3h Qh 5s 9s"]
     s = game(hands, pile="2s 3s")
     s.apply("meld 5h 6h 7h 8h 9h")
+    end_turn(s)
     table, hand = s.table, s.hand_of(0)
     with pytest.raises(IllegalActionError):
         s.apply("meld 7c 7s => 7c 7h 7s | 5h 6h | 8h 9h")
@@ -154,6 +171,7 @@ def test_rule_4_6_no_card_leaves_the_table() -> None:
     hands = ["5h 6h 7h 9h Qc 3d 7d Jd Kc 9c", FILLER[1]]
     s = game(hands, pile="3s 4s")
     s.apply("meld 5h 6h 7h")
+    end_turn(s)
     with pytest.raises(IllegalActionError, match="left the table"):
         s.apply("meld 4h => 4h 5h 6h")
 
@@ -162,6 +180,7 @@ def test_D16_joker_keeps_identity_when_moved() -> None:
     hands = ["5h 6h Jk 9c Qc 3d 7d Jd Ah Kc", "7c 7s 4h 2c 6d Td 3c Qh 5s 9s"]
     s = game(hands, pile="2s 3s")
     s.apply("meld 5h 6h Jk => 5h 6h Jk=7h")
+    end_turn(s)
     s.apply("meld 7c 7s 4h => 7c 7s Jk=7h | 4h 5h 6h")
     assert any(card == JOKER and f == parse_card("7h") for m in s.table for card, f in m)
 
@@ -170,6 +189,7 @@ def test_D16_illegal_identity_change_refused() -> None:
     hands = ["5h 6h Jk 9c Qc 3d 7d Jd Ah Kc", "4h 2c 4c 6d Td 3c Qh 5s 9s Ks"]
     s = game(hands, pile="2s 3s")
     s.apply("meld 5h 6h Jk => 5h 6h Jk=7h")
+    end_turn(s)
     with pytest.raises(IllegalActionError, match="D-16"):
         s.apply("meld 4h => Jk=3h 4h 5h 6h")
 
@@ -178,6 +198,7 @@ def test_D16_replaced_joker_is_reused_in_the_same_turn() -> None:
     hands = ["5h 6h Jk 9c Qc 3d 7d Jd Ah Kc", "7h 9s 9d 2c 6d Td 3c Qh 5s Ks"]
     s = game(hands, pile="2s 3s")
     s.apply("meld 5h 6h Jk => 5h 6h Jk=7h")
+    end_turn(s)
     # the real 7h replaces the joker, which then stands for 9c beside 9s 9d
     s.apply("meld 7h 9s 9d => 5h 6h 7h | Jk=9c 9d 9s")
     assert len(s.hand_of(0)) == 10 - 3 + 1
@@ -218,9 +239,40 @@ def test_rule_4_8_knock_limit_is_inclusive_five_yes_six_no() -> None:
     assert KNOCK in five.legal_actions()
     six = game([f"{melds} 2d 3h", FILLER[1]], pile="As")  # 2 + 3 + 1
     six.apply(f"meld {melds}")
-    # no knock to offer, so nothing left but to pass, which the engine takes: had 6 points
-    # been knockable, the turn would wait for the knock or a pass
+    # no knock to offer: the turn waits all the same, for the pass alone
+    assert six.current_player() == 1 and six.legal_actions() == [PASS]
+    end_turn(six)
     assert six.current_player() == 0 and not six.round_results
+
+
+def test_D17_no_other_seat_can_tell_whether_a_hand_could_knock() -> None:
+    """Hidden information: after a meld, the turn waits for its player's
+    knock or pass whatever the hand is worth, so the other seat's view is
+    the same with 5 points left (knockable) as with 6 (not)."""
+    melds = "5c 6c 7c 8c 9c Tc Jc Qc"
+    five = game([f"{melds} 2d 2h", FILLER[1]], pile="As")
+    six = game([f"{melds} 2d 3h", FILLER[1]], pile="As")
+    for s in (five, six):
+        s.apply(f"meld {melds}")
+    assert KNOCK in five.legal_actions() and six.legal_actions() == [PASS]
+    assert five.observation(0) == six.observation(0)
+    assert five.observation(0).to_act == 1 and five.observation(0).phase == AFTER_MELD
+    for s in (five, six):
+        s.apply_action(PASS)
+    assert five.observation(0) == six.observation(0)
+    assert five.observation(0).actions[-1] == (1, "pass")
+
+
+def test_auto_pass_plays_as_version_1_records_did() -> None:
+    """Records version 1: a turn whose only move was pass ended unrecorded
+    (``auto_pass``, kept to replay those records)."""
+    deck = deck_for(["5c 6c 7c 8c 9c Tc Jc Qc 2d 3h", FILLER[1]], "As", 2)
+    s = ManipulationState({"players": 2}, seed=1, decks=[deck], first_dealer=0,
+                          auto_pass=True)
+    s.apply("meld 5c 6c 7c 8c 9c Tc Jc Qc")
+    assert s.current_player() == 0 and s.observation(0).actions[-1][1].startswith("meld")
+    assert ManipulationState.record_version_setup(1) == {"auto_pass": True}
+    assert ManipulationState.record_version_setup(2) == {}
 
 
 def test_rule_4_4_no_pass_before_the_third_draw() -> None:
@@ -233,7 +285,8 @@ def test_rule_4_4_no_pass_before_the_third_draw() -> None:
             s.apply_action(PASS)
         assert s.current_player() == 1
         s.apply_action(DRAW)
-    # the third card: no meld, so the turn passes (and the 3-card meld stays in hand)
+    # the third card: no meld, so the turn ends with a pass (the 3-card meld stays in hand)
+    end_turn(s)
     assert s.current_player() == 0 and s.table == ()
     assert len(s.hand_of(1)) == 13
 
@@ -265,7 +318,12 @@ def test_D23_pile_runs_out_on_a_second_draw_meld_still_allowed_then_one_turn_eac
         assert s.phase == FINAL and DRAW not in s.legal_actions()
         assert MELD_BEST in s.legal_actions()  # each still holds a meld
         order.append(seat)
-        s.apply_action(MELD_BEST if seat == 1 else PASS)
+        if seat == 1:
+            s.apply_action(MELD_BEST)
+            if not s.round_results:
+                end_turn(s)
+        else:
+            s.apply_action(PASS)
     # the next player, the one after, and last the player who drew the last card
     assert order == [2, 0, 1]
     res = s.round_results[-1]
@@ -279,6 +337,7 @@ def test_D23_pile_runs_out_on_a_third_draw_no_meld_that_turn() -> None:
     _last_cards(s, 2)
     s.apply_action(DRAW)
     s.apply_action(DRAW)  # the third card is the last: no meld this turn (§4.4)
+    end_turn(s)
     assert s.current_player() == 2 and s.phase == FINAL and s.table == ()
     s.apply_action(PASS)
     assert s.current_player() == 0
@@ -286,6 +345,7 @@ def test_D23_pile_runs_out_on_a_third_draw_no_meld_that_turn() -> None:
     # the drawer of the last card has its meld-only turn at the end
     assert s.current_player() == 1 and s.phase == FINAL
     s.meld("5h 6h 7h")
+    end_turn(s)  # the last meld-only turn: the round ends with its pass
     assert s.round_results[-1]["ended"] == "exhausted"
 
 
@@ -412,10 +472,12 @@ def test_D25_initial_meld_from_hand_option_keeps_the_table() -> None:
     hands = ["5h 6h 7h 9c Qc 3d 7d Jd Ah Kc", "8h 2c 4c 6d Td 3c Qh 5s 9s Ks"]
     s = game(hands, pile="2s 3s", initial_meld_from_hand=True)
     s.apply("meld 5h 6h 7h")
+    end_turn(s)
     with pytest.raises(IllegalActionError, match="D-25"):
         s.apply("meld 8h => 5h 6h 7h 8h")
     t = game(hands, pile="2s 3s")
     t.apply("meld 5h 6h 7h")
+    end_turn(t)
     t.apply("meld 8h => 5h 6h 7h 8h")  # without the option: manipulation at once
 
 
@@ -491,13 +553,23 @@ def test_property_cards_accounted_table_legal_and_records_replay(players: int, s
     s = ManipulationState({"players": players, "target": 60}, seed=seed)
     writer.begin(s, [b.spec() for b in bots])
     steps = 0
-    while not s.is_terminal() and steps < 400:
+    mover: tuple[int, str] | None = None  # the seat and text of the last action
+    while not s.is_terminal() and steps < 600:
         seat = s.current_player()
         obs = s.observation(seat)
         # a seat sees its own hand and nothing of the others'
         assert list(obs.hand) == s.hand_of(seat)
         s.apply_action(bots[seat].act(obs))
-        writer.write_events(s.take_events())
+        events = s.take_events()
+        writer.write_events(events)
+        for e in events:
+            if e["type"] == "action":
+                if mover is not None and mover[0] != e["seat"]:
+                    # the turn before was closed by its player's own move (D-14, D-17)
+                    assert mover[1] in ("pass", "knock"), mover
+                mover = (e["seat"], e["action"])
+            elif e["type"] == "result":
+                mover = None  # a knock, going out or the last meld-only turn
         if not s.is_terminal():
             _check_invariants(s)
         steps += 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -63,7 +64,7 @@ def test_records_replay_byte_for_byte(game):
     assert m.actions == sum(1 for line in lines if '"type":"action"' in line)
     assert m.winners == m.state.winners and m.winners
     head = json.loads(lines[0])
-    assert head["format"] == "rummylab-record" and head["version"] == 1
+    assert head["format"] == "rummylab-record" and head["version"] == 2
     assert head["game"] == game and head["seed"] == 3
     assert json.loads(lines[-1])["type"] == "end"
     for line in lines:
@@ -194,9 +195,10 @@ def test_records_not_json_is_an_error_at_its_line(gin_text):
 def test_records_wrong_version_is_an_error_at_the_header(gin_text):
     """Records: an unsupported format version fails on the header line."""
     head = json.loads(gin_text.splitlines()[0])
-    head["version"] = 2
-    assert_error_at(tamper(gin_text, 1, dumps(head)), 1, "version 2")
-    head["version"], head["format"] = 1, "something-else"
+    for bad in (3, 0, True, "2", None):
+        head["version"] = bad
+        assert_error_at(tamper(gin_text, 1, dumps(head)), 1, f"version {bad!r}")
+    head["version"], head["format"] = 2, "something-else"
     assert_error_at(tamper(gin_text, 1, dumps(head)), 1, "header")
 
 
@@ -474,3 +476,21 @@ def test_records_replay_command_counts_matches_not_dealt_from_a_seed(gin_text, t
     rec.write_text(_edit_header(gin_text, seed=None), encoding="utf-8")
     assert main(["replay", "-q", str(rec)]) == 0
     assert "1 of them with no seed that deals them" in capsys.readouterr().out
+
+
+def test_records_version_1_still_replays():
+    """Records: a version-1 record (the engine before every Manipulation turn
+    ended with its player's own pass) replays as it was played; the same
+    lines read as version 2 miss the passes and fail."""
+    data = Path(__file__).parent / "data"
+    for name, game in (("manipulation-v1.jsonl", "manipulation"), ("gin-v1.jsonl", "gin")):
+        text = (data / name).read_text()
+        assert json.loads(text.splitlines()[0])["version"] == 1
+        matches = replay_text(text)
+        assert matches and all(m.game == game and m.state.is_terminal() for m in matches)
+    text = (data / "manipulation-v1.jsonl").read_text()
+    assert '"action":"pass"' not in text and '"meld ' in text
+    v2 = text.replace('"version":1,', '"version":2,')
+    with pytest.raises(RecordError, match="acts, but seat"):
+        replay_text(v2)
+

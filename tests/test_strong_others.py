@@ -263,7 +263,7 @@ def test_manipulation_text_melds_ignore_hidden_cards(spec: str) -> None:
     best) too: the first four such decisions of a game are made again, the
     same, with the hidden cards re-dealt."""
     rng = random.Random(8)
-    state = ManipulationState({"players": 3, "target": 60}, seed=5)
+    state = ManipulationState({"players": 3, "target": 150}, seed=5)
     specs = [spec] + ["simple"] * 2
     bots = [make_bot(s, "manipulation", seed=i) for i, s in enumerate(specs)]
     checked = 0

@@ -239,6 +239,12 @@ class State(ABC):
     @abstractmethod
     def clone(self) -> Self: ...
 
+    @classmethod
+    def record_version_setup(cls, version: int) -> dict[str, Any]:
+        """Constructor keywords that replay a record of an older format
+        ``version`` as it was played (none: every version plays alike)."""
+        return {}
+
     # -- helpers the games share ------------------------------------------
     def _setup(self, options: Mapping[str, object] | None, seed: int | None) -> None:
         """Validate the options and key every shuffle to the seed."""

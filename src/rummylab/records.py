@@ -2,7 +2,7 @@
 
 A record file holds one or more matches. Each match is::
 
-    {"type":"header","format":"rummylab-record","version":1,"game":"gin",
+    {"type":"header","format":"rummylab-record","version":2,"game":"gin",
      "options":{...},"seats":["simple","random"],"seed":7,"match":1}
     {"type":"cut",...}                       three-player Gin: the role cut (D-6)
     {"type":"deal","hand":1,"dealer":0,"deck":"7h Kd ..."}   deck order, top first
@@ -50,7 +50,10 @@ from rummylab.game import Event, State
 from rummylab.registry import game_class
 
 FORMAT = "rummylab-record"
-VERSION = 1
+# 2: a Manipulation turn ends with its player's own "pass" line (in version 1 a
+# turn whose only move was pass ended unrecorded); the other games are alike
+VERSION = 2
+VERSIONS = (1, 2)
 
 
 def unwritable(path: Path) -> str | None:
@@ -148,12 +151,13 @@ def dumps(event: Event) -> str:
     return json.dumps(event, separators=(",", ":"), ensure_ascii=False)
 
 
-def header(state: State, seats: Sequence[str], match: int = 1) -> Event:
+def header(state: State, seats: Sequence[str], match: int = 1,
+           version: int = VERSION) -> Event:
     """A match's first line. ``"dealt": "given"`` marks a match whose deck
     orders, first dealer or cut were given to the engine: its seed alone
     does not reproduce it."""
     out: Event = {
-        "type": "header", "format": FORMAT, "version": VERSION, "game": state.game_name,
+        "type": "header", "format": FORMAT, "version": version, "game": state.game_name,
         "options": dict(state.options), "seats": list(seats), "seed": state.seed,
         "match": match,
     }
@@ -296,9 +300,11 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]],
     n0, _, head = lines[0]
     if head.get("format") != FORMAT:
         raise RecordError(f"not a {FORMAT} header", n0, unreadable=True)
-    if head.get("version") != VERSION:
-        raise RecordError(f"record format version {head.get('version')!r} is not supported "
-                          f"(this is version {VERSION})", n0, unreadable=True)
+    version = head.get("version")
+    if type(version) is not int or version not in VERSIONS:
+        raise RecordError(f"record format version {version!r} is not supported "
+                          f"(this reads versions {', '.join(map(str, VERSIONS))})", n0,
+                          unreadable=True)
     match = head.get("match", 1)
     if type(match) is not int or match < 1:
         raise RecordError(f"'match' must be a match number (1, 2, ...), not {match!r}", n0)
@@ -330,20 +336,21 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]],
     try:
         cls = game_class(str(head.get("game")))
         kwargs: dict[str, Any] = cls.replay_setup([obj for _, _, obj in lines])  # type: ignore[attr-defined]
+        played = cls.record_version_setup(version)  # an older version's play
         ctor: Any = cls
         seed = head.get("seed")
         # every game is reproducible from its seed: a seeded match is dealt again from
         # it, and its deal lines must agree; one dealt as given replays its own decks
         seeded = type(seed) is int and head.get("dealt") != "given"
-        state: State = (ctor(options, seed) if seeded
-                        else ctor(options, seed, decks=decks, **kwargs))
+        state: State = (ctor(options, seed, **played) if seeded
+                        else ctor(options, seed, decks=decks, **kwargs, **played))
         seats = head.get("seats")
         if (not isinstance(seats, list) or len(seats) != state.num_players
                 or not all(isinstance(x, str) for x in seats)):
             raise RecordError(f"'seats' must name the {state.num_players} players, "
                               f"not {seats!r}", n0)
         state.decks_given = head.get("dealt") == "given"  # the header's word, checked below
-        expected = dumps(header(state, seats, match))
+        expected = dumps(header(state, seats, match, version))
     except RecordError:
         raise
     except KeyError as e:

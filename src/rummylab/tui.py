@@ -667,9 +667,16 @@ class ManipulationTerminal(TerminalGame):
         st = self.gin
         self.console.rule(f"Round {st.round} — dealer {self.names[st.dealer]}")
 
+    def human_turn(self) -> int | None:
+        if self.gin.legal_actions() == [M_PASS]:
+            return M_PASS  # the turn's end, with nothing to choose: made for the player
+        return super().human_turn()
+
     def describe(self, seat: int, action: int) -> str:
-        if action == M_BEST:
-            return ""  # the meld itself is reported from the record's line
+        if action in (M_BEST, M_PASS):
+            # a meld is reported from the record's line; every turn ends with a
+            # pass, chosen or not, so it tells nothing
+            return ""
         if action == M_DRAW:
             return "melds nothing and draws again"
         return str(self.gin.action_to_string(action))

@@ -12,13 +12,17 @@ Then the player chooses among:
 ``draw``              [0] meld nothing now and draw again (at most three
                       cards a turn; after the third no melding, §4.4)
 ``knock``             [1] with 5 points or fewer in hand (§4.8, D-17)
-``pass``              [2] end the turn (when no draw is left, or after a
-                      meld to decline knocking)
+``pass``              [2] end the turn (after a meld, the third draw or a
+                      meld-only turn; the only move when no knock is allowed)
 ====================  ===================================================
 
 A meld ends the turn (D-14), except that a player left with 5 points or
-fewer may still knock. Records write every meld in the explicit form, so
-a replay never depends on how the engine arranges a table.
+fewer may still knock. Every turn that no knock or going out ends is
+closed by the player's own ``pass``, even where ``pass`` is the only move
+(after a meld, a third draw, or a meld-only turn): the other seats see the
+same moves, and the same seat to act, whether or not that hand could have
+knocked. Records write every meld in the explicit form, so a replay never
+depends on how the engine arranges a table.
 
 >>> state = ManipulationState({"players": 3}, seed=2)
 >>> [state.action_to_string(a) for a in state.legal_actions()][:1]
@@ -144,8 +148,13 @@ class ManipulationState(State):
         *,
         decks: Sequence[Sequence[Card]] | None = None,
         first_dealer: int | None = None,
+        auto_pass: bool = False,
     ) -> None:
+        """``auto_pass`` ends a turn by itself where ``pass`` is the only move,
+        unrecorded, as version 1 of the records did; it is kept to replay
+        those records (it shows the other seats when a hand could knock)."""
         self._setup(options, seed)
+        self._auto_pass = bool(auto_pass)
         self.num_players = int(self.options["players"])
         self.num_decks = 1 if self.num_players == 2 else 2
         self._decks = [list(d) for d in decks or ()]
@@ -171,6 +180,11 @@ class ManipulationState(State):
             if e.get("type") == "deal":
                 return {"first_dealer": int(e["dealer"])}
         return {}
+
+    @classmethod
+    def record_version_setup(cls, version: int) -> dict[str, Any]:
+        # version 1 ended a turn with no move but pass by itself, unrecorded
+        return {"auto_pass": True} if version == 1 else {}
 
     # -- rounds and turns -----------------------------------------------
     def _deal(self) -> None:
@@ -231,8 +245,9 @@ class ManipulationState(State):
         self._best = False
 
     def _settle_forced(self) -> None:
-        """Take the decisions that are no decision: a lone ``pass``."""
-        while self._phase not in (OVER,) and self.legal_actions() == [PASS]:
+        """Only with ``auto_pass`` (version-1 records): end the turns whose
+        only move is ``pass``, unrecorded."""
+        while self._auto_pass and self._phase != OVER and self.legal_actions() == [PASS]:
             self._end_turn()
 
     def _end_turn(self) -> None:

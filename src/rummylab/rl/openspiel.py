@@ -82,7 +82,8 @@ class ResampleError(RummyError):
     """No world the player cannot tell from this one was found."""
 
 
-# tries before giving up (40 were not always enough for Manipulation's forced passes)
+# tries before giving up (a world seldom needs more than one since every Manipulation
+# turn ends with its own pass; before, forced passes that differ between worlds did)
 RESAMPLE_TRIES = 400
 
 
