@@ -380,6 +380,38 @@ def test_guard_threat_counts_the_seats_that_would_finish() -> None:
     assert bot._threat(obs, (), [[out, knock, stuck]]) == 0.0
 
 
+def test_guard_and_read_follow_the_first_meld_duty_D25() -> None:
+    """With ``initial_meld_from_hand`` (D-25) a seat that has not melded this
+    round can lay nothing off: its threat counts only new melds of its own
+    cards, and its kept cards are not read from the table it left; once it
+    has melded, both count as without the option."""
+    from dataclasses import replace
+
+    table = "5c 6c 7c | 9d 9h 9s"
+    lays_off = parse_cards("8c Ad")  # 8c onto the run leaves an ace: a knock
+    for duty in (False, True):
+        state = ManipulationState({"players": 3, "initial_meld_from_hand": duty}, seed=1)
+        seat = state.current_player()
+        state._table = parse_table(table, 2)
+        state._invalidate()
+        obs = state.observation(seat)
+        other = (seat + 1) % 3
+        bot = StrongManipulationBot(seed=1)
+        first = bot._threat(obs, obs.table, [[lays_off]])
+        assert first == (0.0 if duty else 1.0)
+        melded = replace(obs, actions=((other, f"meld 5c 6c 7c => {table}"),))
+        assert bot._threat(melded, obs.table, [[lays_off]]) == 1.0
+        # a seat that drew three on this table (melded by another) without a meld of
+        # its own: what it kept is read from the table only where it could lay off
+        drew = replace(obs, actions=((seat, f"meld 5c 6c 7c => {table}"), (other, "draw"),
+                                     (other, "draw"), (other, "pass")))
+        n = obs.hand_sizes[other]
+        assert bot._reading(drew, bot.unseen(drew))[0][1] == (0 if duty else n - 1)
+        with_meld = replace(obs, actions=((other, f"meld 5c 6c 7c => {table}"),
+                                          (other, "pass")))
+        assert bot._reading(with_meld, bot.unseen(with_meld))[0][1] == n
+
+
 def test_last_tables_follow_each_seats_latest_turn() -> None:
     """The table each other seat left at the end of its latest turn, and
     whether it melded then, read from the record, against the state stepped

@@ -139,6 +139,22 @@ def last_tables(obs: ManipulationObservation) -> list[tuple[Table, bool] | None]
     return out
 
 
+def first_meld_due(obs: ManipulationObservation) -> list[bool]:
+    """For each seat, whether its next meld must be a new meld of its own
+    cards (D-25's option ``initial_meld_from_hand``, until the seat has
+    melded this round): public, from the round's moves.
+
+    >>> from rummylab import new_state
+    >>> state = new_state("manipulation", {"players": 3, "initial_meld_from_hand": True}, seed=2)
+    >>> first_meld_due(state.observation(0))
+    [True, True, True]
+    """
+    if not obs.options["initial_meld_from_hand"]:
+        return [False] * obs.num_players
+    melded = {seat for seat, text in obs.actions if text.startswith("meld ")}
+    return [s not in melded for s in range(obs.num_players)]
+
+
 def _leaves(held: int, size: int, play: Play | None) -> tuple[int, bool]:
     """What making ``play`` (None: no meld) leaves of a hand of ``size``
     cards worth ``held`` points: the points left, and whether it went out."""
@@ -434,12 +450,15 @@ class StrongManipulationBot(Bot):
         it kept from its latest turn, and the unseen cards that could not be
         played alone on the table it left."""
         last = last_tables(obs)
+        due = first_meld_due(obs)
         out: list[tuple[int, int, frozenset[Card]]] = []
         for s, n in enumerate(obs.hand_sizes):
             if s == obs.seat or n <= 0:
                 continue
             turn = last[s]
-            if turn is None or not turn[0]:
+            # a seat bound to meld from its own hand first could lay off nothing:
+            # what it kept says nothing of the table
+            if turn is None or not turn[0] or due[s]:
                 out.append((n, 0, frozenset()))
             else:
                 out.append((n, n if turn[1] else n - 1, self._dead(turn[0], obs.decks, pool)))
@@ -495,14 +514,18 @@ class StrongManipulationBot(Bot):
     def _threat(self, obs: ManipulationObservation, table: Table,
                 hands: list[list[list[Card]]]) -> float:
         """Expected number of other seats that knock or go out on their next
-        turn with a sampled hand, on ``table``."""
+        turn with a sampled hand, on ``table`` (``hands``: for each other
+        seat with cards, in seat order, its sampled hands)."""
         limit = int(obs.options["knock_limit"])
+        due = first_meld_due(obs)
+        seats = [s for s, n in enumerate(obs.hand_sizes) if s != obs.seat and n > 0]
         total = 0.0
-        for seat_hands in hands:
+        for seat, seat_hands in zip(seats, hands, strict=False):
             hits = 0
             for hand in seat_hands:
                 left, out = _leaves(hand_points(hand), len(hand),
-                                    best_play(table, hand, obs.decks))
+                                    best_play(table, hand, obs.decks,
+                                              first_meld_from_hand_only=due[seat]))
                 hits += out or left <= limit
             total += hits / len(seat_hands)
         return total
