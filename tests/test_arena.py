@@ -284,6 +284,28 @@ def test_dask_backend_matches_local(capsys: pytest.CaptureFixture[str]) -> None:
     assert remote == local
 
 
+def test_dask_scheduler_without_workers_is_one_line_and_keeps_the_record(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    """A scheduler with no worker would leave the run waiting for ever: after
+    ``DASK_WORKER_TIMEOUT`` it is refused in one line, the record untouched."""
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr(arena, "DASK_WORKER_TIMEOUT", "1s")
+    rec = tmp_path / "r.jsonl"
+    rec.write_text("an older record\n")
+    with distributed.LocalCluster(host="127.0.0.1", n_workers=0, processes=False,
+                                  protocol="tcp://", dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        assert main(["arena", "gin", "--bots", "simple,random", "--games", "1",
+                     "--no-progress", "--backend", "dask", "--scheduler", address,
+                     "--record", str(rec)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (f"rummylab: error: the Dask scheduler at {address} has no worker (waited "
+                   f"1s): start one with 'dask worker {address}'")
+    assert rec.read_text() == "an older record\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.jsonl"]
+
+
 def test_three_player_gin_counts_every_hand_for_box_and_captain(tmp_path: Path) -> None:
     # §2.2: each hand is the box against the captain; the role figures must
     # add up to the hands, the hands won and the points of the whole run

@@ -247,6 +247,8 @@ def check_scheduler(address: str) -> None:
 
 # how long to keep trying to reach the scheduler before giving up
 DASK_CONNECT_TIMEOUT = "10s"
+# how long a scheduler may have no worker (one starting up, or scaling from none)
+DASK_WORKER_TIMEOUT = "120s"
 
 
 def _run_dask(chunks: Sequence[Chunk], scheduler: str) -> Iterator[ChunkResult]:
@@ -263,6 +265,13 @@ def _run_dask(chunks: Sequence[Chunk], scheduler: str) -> Iterator[ChunkResult]:
         _close_quietly(client)
         raise ArenaError(f"cannot reach the Dask scheduler at {scheduler}: the answer is "
                          f"not a Dask scheduler's ({type(e).__name__})") from None
+    try:
+        client.wait_for_workers(1, timeout=DASK_WORKER_TIMEOUT)
+    except TimeoutError:  # else the run would wait for a worker for ever
+        _close_quietly(client)
+        raise ArenaError(f"the Dask scheduler at {scheduler} has no worker (waited "
+                         f"{DASK_WORKER_TIMEOUT}): start one with 'dask worker {scheduler}'"
+                         ) from None
     try:
         futures = client.map(play_chunk, list(chunks), pure=False)
         try:
