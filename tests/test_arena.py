@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections import defaultdict
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 pytest.importorskip("openskill")
 
 from rummylab import arena
-from rummylab.arena import match_ranks, rotations, run_arena, split_bots
+from rummylab.arena import ArenaError, match_ranks, rotations, run_arena, seatings, split_bots
 from rummylab.cli import main
 from rummylab.match import wilson
 from rummylab.records import replay
@@ -58,6 +59,43 @@ def test_rotations_and_ranks() -> None:
     assert split_bots("simple,random:seed=2") == ["simple", "random:seed=2"]
 
 
+def test_all_seatings_put_every_bot_after_every_other() -> None:
+    """--seatings all: every order of the bots, so each bot takes each seat
+    equally often and sits right after each other bot equally often (the
+    cyclic rotations keep the same neighbours)."""
+    from collections import Counter
+
+    for n in (2, 3, 4):
+        order = seatings(n, "all")
+        assert len(order) == math.factorial(n) and order[:n] == rotations(n)
+        assert len({tuple(o) for o in order}) == len(order)
+        seats = Counter((s, b) for o in order for s, b in enumerate(o))
+        assert set(seats.values()) == {math.factorial(n - 1)}
+        follows = Counter((o[s], o[(s + 1) % n]) for o in order for s in range(n))
+        assert len(follows) == n * (n - 1) and len(set(follows.values())) == 1
+    cyclic = Counter((o[s], o[(s + 1) % 3]) for o in rotations(3) for s in range(3))
+    assert len(cyclic) == 3  # bot 1 always after bot 0, never before it
+
+
+def test_all_seatings_run_replay_and_match_the_workers(tmp_path: Path) -> None:
+    specs = ["simple", "random", "simple"]
+    path = tmp_path / "all.jsonl"
+    with path.open("w", encoding="utf-8") as f:
+        one = run_arena("three-thirteen", specs, deals=2, seed=3, options={"players": 3},
+                        ratings=False, record=f, seating="all")
+    two = run_arena("three-thirteen", specs, deals=2, seed=3, options={"players": 3},
+                    ratings=False, workers=2, chunk_size=1, seating="all")
+    assert one.to_dict() == two.to_dict()
+    d = one.to_dict()
+    assert d["matches"] == 12 and d["rotations"] == 6 and d["seatings"] == "all"
+    assert [b["matches"] for b in d["bots"]] == [12, 12, 12]
+    with path.open(encoding="utf-8") as f:
+        replayed = list(replay(f))
+    assert [m.match for m in replayed] == list(range(1, 13))
+    with pytest.raises(ArenaError, match="unknown seatings 'some'"):
+        run_arena("gin", ["simple", "random"], deals=1, seating="some")
+
+
 def test_results_identical_with_one_and_two_workers(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["arena", "gin", "--bots", "simple,random", "--games", "6", "--seed", "5",
             "--json", *FAST]
@@ -96,7 +134,10 @@ def test_json_keys_and_sane_numbers(capsys: pytest.CaptureFixture[str]) -> None:
 def test_three_player_game_rotates_three_ways(capsys: pytest.CaptureFixture[str]) -> None:
     out = _json(capsys, ["arena", "three-thirteen", "--bots", "simple,random,simple",
                          "--games", "1", "--json"])
-    assert out["matches"] == 3
+    assert out["matches"] == 3 and out["seatings"] == "cyclic"
+    every = _json(capsys, ["arena", "three-thirteen", "--bots", "simple,random,simple",
+                           "--games", "1", "--json", "--seatings", "all"])
+    assert every["matches"] == 6 and every["rotations"] == 6
     assert [b["name"] for b in out["bots"]] == ["simple#1", "random", "simple#2"]
     assert all("went_out" in b for b in out["bots"])
 
@@ -123,6 +164,8 @@ def test_wilson_interval_is_sane() -> None:
     (["--bots", "strong:budget=1:budget=2,simple"], "given twice"),
     (["--bots", "random,seed=3,simple"], "write random:seed=3"),
     (["--bots", "seed=3,simple"], "begins with an option"),
+    (["--bots", "simple,random", "--seatings", "every"], "unknown --seatings 'every'"),
+    (["--bots", "simple,random", "--seatings", "all", "--games", "600000"], "1,200,000"),
 ])
 def test_bad_input_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str],
                                       needle: str) -> None:

@@ -3,7 +3,10 @@
 Each deal (a match seed) is played once per seat rotation: with bots A, B the
 same seed is played as A,B and as B,A. The engine shuffles from the match seed
 only, so every rotation sees the same deck orders and each bot gets each seat's
-cards once: luck of the deal cancels out. Figures are kept per bot, not per
+cards once: luck of the deal cancels out. With three or more bots the rotations
+are cyclic (each bot keeps its neighbours); ``seatings="all"`` plays every order
+of the bots instead (3! = 6 matches a deal, 4! = 24), so that each also sits
+after each other one. Figures are kept per bot, not per
 seat, and aggregated in deal order, so the numbers do not depend on how the
 deals were split across worker processes or a Dask cluster.
 
@@ -67,6 +70,28 @@ def rotations(n: int) -> list[list[int]]:
     return [[(s + r) % n for s in range(n)] for r in range(n)]
 
 
+SEATINGS = ("cyclic", "all")
+
+
+def seatings(n: int, kind: str = "cyclic") -> list[list[int]]:
+    """The seatings each deal is played in: the cyclic rotations, or ``all``
+    the orders of the n bots (the rotations first, then the rest in order).
+
+    >>> seatings(3, "all")
+    [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], [1, 0, 2], [2, 1, 0]]
+    >>> seatings(2, "all") == rotations(2)
+    True
+    """
+    if kind not in SEATINGS:
+        raise ArenaError(f"unknown seatings {kind!r} (seatings: {', '.join(SEATINGS)})")
+    cyclic = rotations(n)
+    if kind == "cyclic":
+        return cyclic
+    from itertools import permutations
+
+    return cyclic + [list(p) for p in permutations(range(n)) if list(p) not in cyclic]
+
+
 def split_bots(text: str) -> list[str]:
     """Comma-separated bot specs; ``key=value`` pieces without a name continue
     the spec before them (``random:seed=3,x=1,simple`` is two bots).
@@ -125,6 +150,7 @@ class Chunk:
     first: int  # index of the first deal
     seeds: tuple[int, ...]
     record: bool
+    seatings: str = "cyclic"
 
 
 @dataclass
@@ -155,16 +181,18 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
     buf = io.StringIO() if chunk.record else None
     writer = RecordWriter(buf) if buf is not None else None
     out: list[MatchResult] = []
+    order = seatings(n, chunk.seatings)
     for offset, match_seed in enumerate(chunk.seeds):
         deal = chunk.first + offset
-        for r, seating in enumerate(rotations(n)):
+        for r, seating in enumerate(order):
             # a bot's seed follows the bot, not the seat: a random bot is the
             # same player in every rotation
             bots = [make_bot(chunk.specs[b], chunk.game, seed=bot_seed(match_seed, b))
                     for b in seating]
             stats = MatchStats(chunk.game, [chunk.specs[b] for b in seating])
             if writer is not None:
-                writer.matches = deal * n + r  # global match number, 1-based in the header
+                # global match number, 1-based in the header
+                writer.matches = deal * len(order) + r
             state = play_match(chunk.game, bots, match_seed, options, writer=writer, stats=stats)
             out.append(MatchResult(
                 deal, seating, stats.hands, stats.drawn, stats.match_wins, stats.counts,
@@ -174,9 +202,10 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
 
 
 def make_chunks(game: str, specs: Sequence[str], options: Mapping[str, object],
-                seeds: Sequence[int], size: int, record: bool) -> list[Chunk]:
+                seeds: Sequence[int], size: int, record: bool,
+                kind: str = "cyclic") -> list[Chunk]:
     opts = tuple(sorted(options.items()))
-    return [Chunk(game, tuple(specs), opts, i, tuple(seeds[i:i + size]), record)
+    return [Chunk(game, tuple(specs), opts, i, tuple(seeds[i:i + size]), record, kind)
             for i in range(0, len(seeds), size)]
 
 
@@ -299,10 +328,11 @@ class ArenaResult:
     specs: list[str]
     names: list[str]
     deals: int
-    rotations: int
+    rotations: int  # seatings a deal is played in
     seed: int
     stats: MatchStats
     ratings: list[dict[str, float]] = field(default_factory=list)
+    seatings: str = "cyclic"
 
     def rows(self) -> list[dict[str, Any]]:
         st = self.stats
@@ -326,7 +356,8 @@ class ArenaResult:
         d = self.stats.to_dict()
         d.pop("seats")
         return {"game": self.game, "seed": self.seed, "deals": self.deals,
-                "rotations": self.rotations, **{k: v for k, v in d.items() if k != "game"},
+                "rotations": self.rotations, "seatings": self.seatings,
+                **{k: v for k, v in d.items() if k != "game"},
                 "bots": self.rows()}
 
 
@@ -373,8 +404,10 @@ def run_arena(
     ratings: bool = True,
     progress: Callable[[int], None] | None = None,
     chunk_size: int | None = None,
+    seating: str = "cyclic",
 ) -> ArenaResult:
-    """Play ``deals`` deals once per seat rotation; figures per bot.
+    """Play ``deals`` deals once per seating (``seating``: ``cyclic``, the
+    seat rotations, or ``all`` the orders of the bots); figures per bot.
 
     ``record`` is a text stream for the JSON Lines record (written in deal
     order); ``progress`` is called with the number of matches done so far.
@@ -382,6 +415,7 @@ def run_arena(
     n = len(specs)
     if n < 1:
         raise ArenaError("--bots names no bot")
+    per_deal = len(seatings(n, seating))
     if deals < 1:
         raise ArenaError("--games must be at least 1")
     if chunk_size is not None and chunk_size < 1:
@@ -402,7 +436,7 @@ def run_arena(
     # one process: a deal a chunk, so the progress bar moves with every deal
     size = chunk_size or (1 if backend == "local" and workers == 1
                           else max(1, min(32, math.ceil(deals / (parallel * 4)))))
-    chunks = make_chunks(game, specs, options or {}, seeds, size, record is not None)
+    chunks = make_chunks(game, specs, options or {}, seeds, size, record is not None, seating)
     agg = MatchStats(game, list(specs))
     done: dict[int, ChunkResult] = {}
     order = [c.first for c in chunks]
@@ -429,8 +463,8 @@ def run_arena(
                     rater.update(by_bot)
         if progress is not None:
             progress(played)
-    return ArenaResult(game, list(specs), display_names(specs), deals, n, seed, agg,
-                       rater.summary() if rater is not None else [])
+    return ArenaResult(game, list(specs), display_names(specs), deals, per_deal, seed, agg,
+                       rater.summary() if rater is not None else [], seating)
 
 
 def _fold(agg: MatchStats, m: MatchResult) -> None:

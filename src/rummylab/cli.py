@@ -291,10 +291,13 @@ def arena(
         help="Dask scheduler address, tcp://HOST:PORT (with --backend dask)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the results as JSON")] = False,
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+    seatings_: Annotated[str, typer.Option(
+        "--seatings", help="cyclic: each deal once per seat rotation; all: once per order "
+        "of the bots (3 bots: 6 matches a deal, 4: 24)")] = "cyclic",
 ) -> None:
     """Bots against each other: duplicate deals with seats rotated, figures per
     bot, openskill ratings (needs the arena extra)."""
-    from rummylab.arena import PLOT_FORMATS, plot, require, run_arena
+    from rummylab.arena import PLOT_FORMATS, SEATINGS, plot, require, run_arena, seatings
 
     cls = game_class(game)
     name = cls.game_name
@@ -306,7 +309,10 @@ def arena(
     probe = new_state(name, options, 0)  # validates the options before anything runs
     if len(specs) != probe.num_players:
         fail(f"{name} needs {probe.num_players} bots, got {len(specs)}: {bots}")
-    _check_games(games * len(specs))
+    if seatings_ not in SEATINGS:
+        fail(f"unknown --seatings {seatings_!r} (seatings: {', '.join(SEATINGS)})")
+    rotations = len(seatings(len(specs), seatings_))
+    _check_games(games * rotations)
     if workers < 1:
         fail("--workers must be at least 1")
     if backend not in ("local", "dask"):
@@ -337,7 +343,6 @@ def arena(
                                    & {record.resolve(), staged(record).resolve()}):
             # each is written to its FILE.part first: no name may serve both
             fail(f"--record {record} and --plot {plot_} name the same file")
-    rotations = len(specs)
     # the plot is drawn before the record is kept (they are kept in reverse
     # order of entry): a plot that fails leaves both older files as they were
     with staged_path(plot_) as plot_part, record_stream(record) as stream, Progress(
@@ -346,7 +351,8 @@ def arena(
         task = bar.add_task(f"{name} arena matches", total=games * rotations)
         result = run_arena(name, specs, games, seed, options, workers=workers,
                            backend=backend, scheduler=scheduler, record=stream,
-                           progress=lambda done: bar.update(task, completed=done))
+                           progress=lambda done: bar.update(task, completed=done),
+                           seating=seatings_)
         if plot_part is not None:
             plot(result, str(plot_part), plot_format)
     if as_json:
