@@ -383,8 +383,9 @@ def test_guard_threat_counts_the_seats_that_would_finish() -> None:
 def test_guard_and_read_follow_the_first_meld_duty_D25() -> None:
     """With ``initial_meld_from_hand`` (D-25) a seat that has not melded this
     round can lay nothing off: its threat counts only new melds of its own
-    cards, and its kept cards are not read from the table it left; once it
-    has melded, both count as without the option."""
+    cards, and what it kept is not read from the table it left (nor after
+    the turn of its first meld, which could lay nothing off); later, both
+    count as without the option."""
     from dataclasses import replace
 
     table = "5c 6c 7c | 9d 9h 9s"
@@ -407,9 +408,14 @@ def test_guard_and_read_follow_the_first_meld_duty_D25() -> None:
                                      (other, "draw"), (other, "pass")))
         n = obs.hand_sizes[other]
         assert bot._reading(drew, bot.unseen(drew))[0][1] == (0 if duty else n - 1)
-        with_meld = replace(obs, actions=((other, f"meld 5c 6c 7c => {table}"),
-                                          (other, "pass")))
-        assert bot._reading(with_meld, bot.unseen(with_meld))[0][1] == n
+        # its first meld (from its own hand, under the duty) and then one more turn
+        first = ((other, f"meld 5c 6c 7c => {table}"), (other, "pass"))
+        with_meld = replace(obs, actions=first)
+        assert bot._reading(with_meld, bot.unseen(with_meld))[0][1] == (0 if duty else n)
+        again = replace(obs, actions=(*first, (seat, "draw"), (seat, "draw"), (seat, "pass"),
+                                      (other, "meld 8c => 5c 6c 7c 8c | 9d 9h 9s"),
+                                      (other, "pass")))
+        assert bot._reading(again, bot.unseen(again))[0][1] == n
 
 
 def test_last_tables_follow_each_seats_latest_turn() -> None:

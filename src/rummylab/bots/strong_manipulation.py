@@ -139,20 +139,30 @@ def last_tables(obs: ManipulationObservation) -> list[tuple[Table, bool] | None]
     return out
 
 
-def first_meld_due(obs: ManipulationObservation) -> list[bool]:
+def first_meld_due(obs: ManipulationObservation, *, latest_turn: bool = False) -> list[bool]:
     """For each seat, whether its next meld must be a new meld of its own
     cards (D-25's option ``initial_meld_from_hand``, until the seat has
-    melded this round): public, from the round's moves.
+    melded this round), or with ``latest_turn`` whether that held when its
+    latest turn began (a first meld made then could lay nothing off):
+    public, from the round's moves.
 
     >>> from rummylab import new_state
     >>> state = new_state("manipulation", {"players": 3, "initial_meld_from_hand": True}, seed=2)
     >>> first_meld_due(state.observation(0))
     [True, True, True]
     """
+    n = obs.num_players
     if not obs.options["initial_meld_from_hand"]:
-        return [False] * obs.num_players
-    melded = {seat for seat, text in obs.actions if text.startswith("meld ")}
-    return [s not in melded for s in range(obs.num_players)]
+        return [False] * n
+    melded = [False] * n
+    at_start = [False] * n  # melded before the seat's latest turn began
+    prev = None
+    for seat, text in obs.actions:
+        if seat != prev:  # a seat's actions in a row are one turn
+            at_start[seat] = melded[seat]
+        melded[seat] = melded[seat] or text.startswith("meld ")
+        prev = seat
+    return [not (at_start if latest_turn else melded)[s] for s in range(n)]
 
 
 def _leaves(held: int, size: int, play: Play | None) -> tuple[int, bool]:
@@ -450,7 +460,7 @@ class StrongManipulationBot(Bot):
         it kept from its latest turn, and the unseen cards that could not be
         played alone on the table it left."""
         last = last_tables(obs)
-        due = first_meld_due(obs)
+        due = first_meld_due(obs, latest_turn=True)
         out: list[tuple[int, int, frozenset[Card]]] = []
         for s, n in enumerate(obs.hand_sizes):
             if s == obs.seat or n <= 0:
