@@ -138,6 +138,9 @@ def test_three_player_game_rotates_three_ways(capsys: pytest.CaptureFixture[str]
     every = _json(capsys, ["arena", "three-thirteen", "--bots", "simple,random,simple",
                            "--games", "1", "--json", "--seatings", "all"])
     assert every["matches"] == 6 and every["rotations"] == 6
+    assert main(["arena", "three-thirteen", "--bots", "simple,random,simple", "--games", "1",
+                 "--no-progress", "--seatings", "all"]) == 0
+    assert "rotations: 6, seatings: all" in capsys.readouterr().out
     assert [b["name"] for b in out["bots"]] == ["simple#1", "random", "simple#2"]
     assert all("went_out" in b for b in out["bots"])
 
@@ -347,6 +350,24 @@ def test_dask_scheduler_without_workers_is_one_line_and_keeps_the_record(
                    f"1s): start one with 'dask worker {address}'")
     assert rec.read_text() == "an older record\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.jsonl"]
+
+
+def test_dask_run_whose_workers_leave_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last worker leaving mid-run: refused after ``DASK_WORKER_TIMEOUT``
+    with no worker left, not waited on for ever."""
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr(arena, "DASK_WORKER_TIMEOUT", "1s")
+    monkeypatch.setattr(arena, "DASK_POLL_SECONDS", 0.2)
+    with distributed.LocalCluster(host="127.0.0.1", n_workers=1, threads_per_worker=1,
+                                  processes=False, protocol="tcp://",
+                                  dashboard_address=None) as cluster:
+        def leave(done: int) -> None:
+            cluster.scale(0)  # after the first chunk, the only worker goes
+
+        with pytest.raises(ArenaError, match="has no worker left \\(waited 1s\\)"):
+            run_arena("gin", ["random", "simple"], deals=400, seed=1, ratings=False,
+                      backend="dask", scheduler=cluster.scheduler_address, chunk_size=1,
+                      progress=leave)
 
 
 def test_three_player_gin_counts_every_hand_for_box_and_captain(tmp_path: Path) -> None:

@@ -276,8 +276,11 @@ def check_scheduler(address: str) -> None:
 
 # how long to keep trying to reach the scheduler before giving up
 DASK_CONNECT_TIMEOUT = "10s"
-# how long a scheduler may have no worker (one starting up, or scaling from none)
+# how long a scheduler may have no worker (one starting up, or scaling from none),
+# at the start or later in the run
 DASK_WORKER_TIMEOUT = "120s"
+# how often a run with chunks still out asks whether any worker is left
+DASK_POLL_SECONDS = 5.0
 
 
 def _run_dask(chunks: Sequence[Chunk], scheduler: str) -> Iterator[ChunkResult]:
@@ -295,21 +298,35 @@ def _run_dask(chunks: Sequence[Chunk], scheduler: str) -> Iterator[ChunkResult]:
         raise ArenaError(f"cannot reach the Dask scheduler at {scheduler}: the answer is "
                          f"not a Dask scheduler's ({type(e).__name__})") from None
     try:
-        client.wait_for_workers(1, timeout=DASK_WORKER_TIMEOUT)
-    except TimeoutError:  # else the run would wait for a worker for ever
-        _close_quietly(client)
-        raise ArenaError(f"the Dask scheduler at {scheduler} has no worker (waited "
-                         f"{DASK_WORKER_TIMEOUT}): start one with 'dask worker {scheduler}'"
-                         ) from None
-    try:
+        _need_worker(client, scheduler, "has no worker")
         futures = client.map(play_chunk, list(chunks), pure=False)
         try:
-            for f in distributed.as_completed(futures, loop=client.loop):
-                yield f.result()
+            # in deal order, as they are folded; all of them are played meanwhile
+            for f in futures:
+                while True:
+                    try:
+                        result = f.result(timeout=DASK_POLL_SECONDS)
+                        break
+                    except TimeoutError:  # a slow chunk, or no worker left to play it
+                        _need_worker(client, scheduler, "has no worker left")
+                yield result
         finally:
             client.cancel(futures)
     finally:
-        client.close()
+        _close_quietly(client)
+
+
+def _need_worker(client: Any, scheduler: str, what: str) -> None:
+    """Wait up to ``DASK_WORKER_TIMEOUT`` for a worker (at once if there is
+    one); without one the run would wait for ever."""
+    try:
+        client.wait_for_workers(1, timeout=DASK_WORKER_TIMEOUT)
+    except TimeoutError:
+        raise ArenaError(f"the Dask scheduler at {scheduler} {what} (waited "
+                         f"{DASK_WORKER_TIMEOUT}): start one with 'dask worker {scheduler}'"
+                         ) from None
+    except OSError as e:  # the scheduler went away
+        raise ArenaError(f"lost the Dask scheduler at {scheduler}: {e}") from None
 
 
 def _close_quietly(client: Any) -> None:

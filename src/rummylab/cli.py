@@ -366,7 +366,7 @@ def arena(
 def _arena_table(name: str, d: dict[str, Any]) -> None:
     """The arena's figures as a table."""
     parts = [f"{k.replace('_', ' ')}: {v}" for k, v in d.items()
-             if isinstance(v, int) and k != "game"]
+             if (isinstance(v, int) and k != "game") or (k == "seatings" and v != "cyclic")]
     figures = [f for f in FIGURES.get(name, ()) if f != "points_per_hand"]
     per_hand = "pts/hand" if name in ("gin", "gin3") else (
         "penalty/rd" if name == "three-thirteen" else "pts/round")
