@@ -335,7 +335,7 @@ def test_records_replay_command_reads_a_byte_order_mark(gin_text, tmp_path, caps
     path = tmp_path / "bom.jsonl"
     path.write_bytes(b"\xef\xbb\xbf" + gin_text.encode("utf-8"))
     assert main(["replay", "-q", str(path)]) == 0
-    assert capsys.readouterr().out.startswith("ok: 1 matches")
+    assert capsys.readouterr().out.startswith("ok: 1 match,")
 
 
 # --- the header: its seed, its match number, its fields ----------------------------

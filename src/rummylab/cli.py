@@ -401,6 +401,7 @@ def replay_cmd(
     except OSError as e:
         fail(f"cannot read {shown(file)}: {e.strerror}")
     n = hands = actions = unseeded = 0
+    games: set[str] = set()
     with stream:
         try:
             for m in replay(stream):
@@ -408,8 +409,10 @@ def replay_cmd(
                 unseeded += not m.seed_checked
                 hands += m.hands
                 actions += m.actions
+                games.add(m.game)
                 if not quiet:
-                    console.print(f"match {m.match} ({m.game}, line {m.line}): {m.hands} hands, "
+                    console.print(f"match {m.match} ({m.game}, line {m.line}): "
+                                  f"{_many(m.hands, _hand_word({m.game}))}, "
                                   f"winners {m.winners}, final scores {m.final_scores}",
                                   highlight=False, markup=False)
         except RecordError as e:
@@ -422,8 +425,22 @@ def replay_cmd(
         fail(f"{shown(file)} holds no match")
     # a match with no seed, or dealt from given decks, is checked against its own decks only
     own = f"; {unseeded} of them with no seed that deals them" if unseeded else ""
-    console.print(f"ok: {n} matches, {hands} hands, {actions} actions replayed "
-                  f"to the same bytes{own}", highlight=False)
+    console.print(f"ok: {_many(n, 'match')}, {_many(hands, _hand_word(games))}, "
+                  f"{_many(actions, 'action')} replayed to the same bytes{own}", highlight=False)
+
+
+def _hand_word(games: set[str]) -> str:
+    """What the games call a deal: Three Thirteen and Manipulation play rounds."""
+    return "round" if games <= {"three-thirteen", "manipulation"} else "hand"
+
+
+def _many(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless one.
+
+    >>> _many(1, "round"), _many(2, "match"), _many(0, "hand")
+    ('1 round', '2 matches', '0 hands')
+    """
+    return f"{n} {word}" if n == 1 else f"{n} {word}{'es' if word.endswith('ch') else 's'}"
 
 
 # --- play ---------------------------------------------------------------
