@@ -92,7 +92,7 @@ def test_all_seatings_run_replay_and_match_the_workers(tmp_path: Path) -> None:
     with path.open(encoding="utf-8") as f:
         replayed = list(replay(f))
     assert [m.match for m in replayed] == list(range(1, 13))
-    with pytest.raises(ArenaError, match="unknown seatings 'some'"):
+    with pytest.raises(ArenaError, match="unknown --seatings 'some'"):
         run_arena("gin", ["simple", "random"], deals=1, seating="some")
 
 

@@ -83,7 +83,7 @@ def seatings(n: int, kind: str = "cyclic") -> list[list[int]]:
     True
     """
     if kind not in SEATINGS:
-        raise ArenaError(f"unknown seatings {kind!r} (seatings: {', '.join(SEATINGS)})")
+        raise ArenaError(f"unknown --seatings {kind!r} (seatings: {', '.join(SEATINGS)})")
     cyclic = rotations(n)
     if kind == "cyclic":
         return cyclic
