@@ -226,6 +226,49 @@ def test_unreachable_scheduler_leaves_the_record_alone(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.jsonl"]
 
 
+def test_a_server_that_never_answers_the_handshake_is_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Something that takes the connection and says nothing (an HTTP server
+    waiting for its request line) used to keep the run waiting for ever."""
+    import socket
+    import threading
+
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(arena, "DASK_CONNECT_TIMEOUT", "1s")
+    server = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        server.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(server.accept()[0])  # keep it open, never answer
+            except TimeoutError:
+                pass
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    rec = tmp_path / "r.jsonl"
+    rec.write_text("an older record\n", encoding="utf-8")
+    address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    try:
+        assert main(["arena", "gin", "--bots", "simple,random", "--games", "1",
+                     "--no-progress", "--backend", "dask", "--scheduler", address,
+                     "--record", str(rec)]) == 2
+    finally:
+        stop.set()
+        thread.join()
+        for s in [*held, server]:
+            s.close()
+    err = capsys.readouterr().err.strip()
+    assert err == (f"rummylab: error: cannot reach the Dask scheduler at {address}: the "
+                   f"answer is not a Dask scheduler's (no handshake within 1s)")
+    assert held  # the connection was taken
+    assert rec.read_text(encoding="utf-8") == "an older record\n"
+
+
 def test_record_to_a_device_or_a_link_is_written_in_place(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "target.jsonl"

@@ -21,6 +21,7 @@ the ``arena`` extra (``pip install -e '.[arena]'``).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import math
@@ -283,8 +284,36 @@ DASK_WORKER_TIMEOUT = "120s"
 DASK_POLL_SECONDS = 5.0
 
 
+def _probe_scheduler(scheduler: str) -> None:
+    """Open one comm to ``scheduler`` and close it, within a hard deadline:
+    a server that accepts the connection but never answers Dask's handshake
+    (an HTTP server, say) would otherwise keep ``Client`` waiting for ever."""
+    from distributed.comm import connect
+    from dask.utils import parse_timedelta
+
+    limit = float(parse_timedelta(DASK_CONNECT_TIMEOUT))
+
+    async def go() -> None:
+        comm = await asyncio.wait_for(connect(scheduler, timeout=DASK_CONNECT_TIMEOUT),
+                                      limit + 2.0)
+        await comm.close()
+
+    try:
+        asyncio.run(go())
+    except TimeoutError:  # the connection was taken, the handshake never came
+        raise ArenaError(f"cannot reach the Dask scheduler at {scheduler}: the answer is not "
+                         f"a Dask scheduler's (no handshake within {DASK_CONNECT_TIMEOUT})"
+                         ) from None
+    except OSError as e:
+        raise ArenaError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+    except Exception as e:  # something answers there, but not a scheduler
+        raise ArenaError(f"cannot reach the Dask scheduler at {scheduler}: the answer is "
+                         f"not a Dask scheduler's ({type(e).__name__})") from None
+
+
 def _run_dask(chunks: Sequence[Chunk], scheduler: str) -> Iterator[ChunkResult]:
     distributed = require("distributed", "--backend dask")
+    _probe_scheduler(scheduler)
     # built in two steps so that a client that fails to connect can be closed
     # here (left to the garbage collector, it prints a traceback at exit)
     client = distributed.Client.__new__(distributed.Client)
