@@ -288,13 +288,13 @@ def _probe_scheduler(scheduler: str) -> None:
     """Open one comm to ``scheduler`` and close it, within a hard deadline:
     a server that accepts the connection but never answers Dask's handshake
     (an HTTP server, say) would otherwise keep ``Client`` waiting for ever."""
-    from distributed.comm import connect
     from dask.utils import parse_timedelta
+    from distributed.comm.core import connect
 
     limit = float(parse_timedelta(DASK_CONNECT_TIMEOUT))
 
     async def go() -> None:
-        comm = await asyncio.wait_for(connect(scheduler, timeout=DASK_CONNECT_TIMEOUT),
+        comm = await asyncio.wait_for(connect(scheduler, timeout=DASK_CONNECT_TIMEOUT),  # type: ignore[no-untyped-call]
                                       limit + 2.0)
         await comm.close()
 
@@ -474,8 +474,8 @@ def run_arena(
         if not scheduler:
             raise ArenaError("--backend dask needs --scheduler ADDRESS")
         check_scheduler(scheduler)
-    for i, s in enumerate(specs):
-        make_bot(s, game, seed=i)  # unknown bots fail before anything runs
+    # unknown bots fail before anything runs; each is named as the record names its seat
+    canonical = [make_bot(s, game, seed=i).spec() for i, s in enumerate(specs)]
     rater = Ratings(display_names(specs)) if ratings else None
     seeds = match_seeds(seed, deals)
     parallel = workers if backend == "local" else 8
@@ -509,7 +509,7 @@ def run_arena(
                     rater.update(by_bot)
         if progress is not None:
             progress(played)
-    return ArenaResult(game, list(specs), display_names(specs), deals, per_deal, seed, agg,
+    return ArenaResult(game, canonical, display_names(specs), deals, per_deal, seed, agg,
                        rater.summary() if rater is not None else [], seating)
 
 
