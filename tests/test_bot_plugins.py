@@ -25,6 +25,20 @@ class Broken:
     pass
 
 
+class Raises(SimpleGinBot):
+    games = ("gin",)
+
+    def move(self, observation):
+        raise ValueError("out of ideas")
+
+
+class Illegal(SimpleGinBot):
+    games = ("gin",)
+
+    def move(self, observation):
+        return 9999
+
+
 GIN_ONLY = {"gin": lambda options, seed: RandomBot(options, seed)}
 raise_on_import = False
 '''
@@ -37,7 +51,8 @@ def plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(tmp_path))
     points = [EntryPoint(name, value, "rummylab.bots") for name, value in (
         ("mine", "rl_plugin_mod:Mine"), ("ginonly", "rl_plugin_mod:GIN_ONLY"),
-        ("notabot", "rl_plugin_mod:Broken"), ("crashes", "rl_plugin_bad:Anything"))]
+        ("notabot", "rl_plugin_mod:Broken"), ("crashes", "rl_plugin_bad:Anything"),
+        ("raises", "rl_plugin_mod:Raises"), ("illegal", "rl_plugin_mod:Illegal"))]
     monkeypatch.setattr(bots, "entry_points", lambda group: [p for p in points
                                                              if p.group == group])
     # what the plugins register goes into a copy, dropped after the test
@@ -74,3 +89,25 @@ def test_a_bot_that_cannot_play_is_one_line(spec: str, game: str, message: str) 
     with pytest.raises(OptionError, match=message) as e:
         make_bot(spec, game)
     assert "\n" not in str(e.value)
+
+
+@pytest.mark.usefixtures("plugins")
+@pytest.mark.parametrize("argv", [
+    ["simulate", "gin", "--games", "2"],
+    ["arena", "gin", "--games", "2", "--no-progress"],
+    ["arena", "gin", "--games", "2", "--no-progress", "--workers", "2"],
+])
+@pytest.mark.parametrize(("bot", "message"), [
+    ("raises", "failed: ValueError: out of ideas"),
+    ("illegal", "'9999' is not legal now"),
+])
+def test_a_bot_that_fails_in_play_is_named_in_one_line(
+        argv: list[str], bot: str, message: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    rec = tmp_path / "r.jsonl"
+    assert main([*argv, "--bots", f"simple,{bot}", "--seed", "3",
+                 "--record", str(rec)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"rummylab: error: bot {bot} in seat ") and message in err
+    assert "(match seed " in err and "\n" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rl_plugin_bad.py", "rl_plugin_mod.py"]

@@ -26,3 +26,7 @@ class RecordError(RummyError, ValueError):
         self.line = line
         self.unreadable = unreadable  # not a record at all, rather than one that fails
         super().__init__(f"line {line}: {message}" if line is not None else message)
+
+
+class BotError(RummyError):
+    """A bot that raised, or answered with a move that is not legal, during play."""

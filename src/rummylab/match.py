@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rummylab.bots.base import Bot
+from rummylab.errors import BotError, RummyError
 from rummylab.game import Event, State
 from rummylab.records import RecordWriter
 from rummylab.registry import new_state
@@ -259,6 +260,20 @@ def apply_move(state: State, move: int | str) -> None:
         state.apply_action(move)
 
 
+def _bot_move(bot: Bot, state: State, seat: int, seed: int | None) -> None:
+    """Apply the bot's move; a bot that raises, or answers with a move that
+    is not legal, is named with its seat and the match's seed."""
+    try:
+        move = bot.move(state.observation(seat))
+    except Exception as e:
+        raise BotError(f"bot {bot.spec()} in seat {seat} (match seed {seed}) failed: "
+                       f"{type(e).__name__}: {e}") from e
+    try:
+        apply_move(state, move)
+    except RummyError as e:  # not legal, or a text move that does not parse: nothing changed
+        raise BotError(f"bot {bot.spec()} in seat {seat} (match seed {seed}): {e}") from None
+
+
 def play_match(
     game: str,
     bots: Sequence[Bot],
@@ -281,7 +296,7 @@ def play_match(
         state.take_events()
     while not state.is_terminal():
         seat = state.current_player()
-        apply_move(state, bots[seat].move(state.observation(seat)))
+        _bot_move(bots[seat], state, seat, seed)
         if writer is not None or stats is not None:
             events = state.take_events()
             if writer is not None:
