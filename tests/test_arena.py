@@ -162,6 +162,8 @@ def test_wilson_interval_is_sane() -> None:
     (["--bots", "simple,random", "--workers", "0"], "--workers"),
     (["--bots", "simple,random", "--backend", "dask"], "--scheduler"),
     (["--bots", "simple,random", "--backend", "spark"], "backend"),
+    (["--bots", "simple,random", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1",
+      "--workers", "2"], "--workers is for the local backend"),
     (["--bots", "simple,random", "--option", "nope=1"], "nope"),
     (["--bots", ":,random"], "no bot named"),
     (["--bots", "strong:budget=1:budget=2,simple"], "given twice"),
@@ -231,6 +233,7 @@ def test_a_server_that_never_answers_the_handshake_is_one_line(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Something that takes the connection and says nothing (an HTTP server
     waiting for its request line) used to keep the run waiting for ever."""
+    import contextlib
     import socket
     import threading
 
@@ -243,10 +246,8 @@ def test_a_server_that_never_answers_the_handshake_is_one_line(
     def accept() -> None:
         server.settimeout(0.2)
         while not stop.is_set():
-            try:
+            with contextlib.suppress(TimeoutError):
                 held.append(server.accept()[0])  # keep it open, never answer
-            except TimeoutError:
-                pass
 
     thread = threading.Thread(target=accept, daemon=True)
     thread.start()
@@ -585,3 +586,14 @@ def test_saved_runs_refuse_numbers_that_are_not_finite(tmp_path: Path, line: str
 def test_bot_specs_mixing_commas_and_colons_stay_whole() -> None:
     assert split_bots("strong:budget=2,knock=0.5:gin=0,simple") == [
         "strong:budget=2,knock=0.5:gin=0", "simple"]
+
+
+def test_json_spec_is_the_records_name_for_the_seat(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rec = tmp_path / "r.jsonl"
+    out = _json(capsys, ["arena", "gin", "--bots", "hard:budget=2,easy", "--games", "1",
+                         "--no-progress", "--json", "--record", str(rec), *FAST])
+    assert [b["name"] for b in out["bots"]] == ["hard:budget=2", "easy"]
+    assert [b["spec"] for b in out["bots"]] == ["strong:budget=2", "random"]
+    header = _lines(rec)[0]
+    assert sorted(header["seats"]) == ["random", "strong:budget=2"]

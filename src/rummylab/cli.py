@@ -190,9 +190,7 @@ def simulate(
     stats = MatchStats(name, [b.spec() for b in players])
     with record_stream(record) as stream:
         writer = RecordWriter(stream) if stream is not None else None
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeElapsedColumn(), console=err_console,
-                      disable=not progress or as_json) as bar:
+        with _bar(progress and not as_json) as bar:
             task = bar.add_task(f"{name} matches", total=games)
             for i, match_seed in enumerate(seeds):
                 players = [make_bot(s, name, seed=bot_seed(match_seed, k))
@@ -204,6 +202,19 @@ def simulate(
         console.print_json(json.dumps(stats.to_dict()))
         return
     _print_stats(stats)
+
+
+@contextmanager
+def _bar(enabled: bool) -> Iterator[Progress]:
+    """The progress bar on stderr; a run that fails takes its bar away, so
+    that its error is the only line left."""
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=err_console, disable=not enabled) as bar:
+        try:
+            yield bar
+        except BaseException:
+            bar.live.transient = True
+            raise
 
 
 MAX_MATCHES = 1_000_000  # seeds are drawn up front; a million matches is days of play
@@ -319,6 +330,8 @@ def arena(
         fail("--backend dask needs --scheduler ADDRESS")
     if scheduler and backend != "dask":
         fail("--scheduler needs --backend dask")
+    if backend == "dask" and workers != 1:
+        fail("--workers is for the local backend: a Dask run plays on the cluster's workers")
     for i, s in enumerate(specs):
         make_bot(s, name, seed=i)  # unknown bots fail before anything runs
     require("openskill.models", "arena ratings")
@@ -343,9 +356,8 @@ def arena(
             fail(f"--record {record} and --plot {plot_} name the same file")
     # the plot is drawn before the record is kept (they are kept in reverse
     # order of entry): a plot that fails leaves both older files as they were
-    with staged_path(plot_) as plot_part, record_stream(record) as stream, Progress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-            TimeElapsedColumn(), console=err_console, disable=not progress or as_json) as bar:
+    with (staged_path(plot_) as plot_part, record_stream(record) as stream,
+          _bar(progress and not as_json) as bar):
         task = bar.add_task(f"{name} arena matches", total=games * rotations)
         result = run_arena(name, specs, games, seed, options, workers=workers,
                            backend=backend, scheduler=scheduler, record=stream,
