@@ -153,7 +153,8 @@ def test_a_line_that_is_no_text_is_refused_and_the_rest_read(
     monkeypatch.setattr("sys.stdin", raw)
     assert main(["play", "gin", "--seed", "3"]) == 0
     out = capsys.readouterr().out
-    assert "unknown action '\ufffd'" in out and "You left the match." in out
+    assert "unknown move '\ufffd'. Type a card to discard it" in out
+    assert "You left the match." in out
 
 
 def test_a_knock_is_confirmed_by_y_or_yes_only(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -189,7 +190,7 @@ def test_help_shows_the_keys_again(monkeypatch: pytest.MonkeyPatch,
     assert main(["play", game, "--seed", "3"]) == 0
     out = capsys.readouterr().out.replace("\n", "")
     assert out.count(key) == 3  # the opening line, then once for each request
-    assert "unknown action" not in out and "You left the match." in out
+    assert "unknown move" not in out and "You left the match." in out
 
 
 def test_your_own_manipulation_meld_is_told(monkeypatch: pytest.MonkeyPatch,
@@ -276,7 +277,7 @@ def test_manipulation_tells_the_draw_the_hands_and_the_bonuses(
     assert "You drew " in out.split("Your move")[0]  # the first card of the first turn
     assert "Cards in hand: simple (1) " in out
     assert "knock is not legal now: a knock needs 5 points in hand or fewer" in out
-    assert "unknown action ''" not in out
+    assert "unknown move ''" not in out
     assert "Bonuses (§4.11): 100 to " in out and "25 a round won to the others" in out
     # each round's winner: the points, part by part, adding up (§4.9)
     told = re.findall(r"wins \+(\d+) \((\d+) from the other hands((?: \+ \d+ [a-z ]+)*)\)",

@@ -127,6 +127,17 @@ class TerminalGame:
     def help_text(self) -> str:
         return f"{self.keys}; 'hint', 'help', 'quit', or a move's number."
 
+    def engine_move(self, raw: str) -> int:
+        """A move as the records write it (``draw stock``); anything else is
+        answered with the keys this prompt takes, not the records' words."""
+        try:
+            return int(self.gin.string_to_action(raw))
+        except IllegalActionError as e:
+            if not str(e).startswith("unknown action"):
+                raise
+            raise IllegalActionError(f"unknown move {raw.strip()!r}. {self.help_text()}"
+                                     ) from None
+
     def wants_help(self, raw: str) -> bool:
         """``help`` (or ``?``) shows the keys again."""
         if raw.lower() in ("?", "help"):
@@ -518,7 +529,7 @@ class TerminalGame:
                 return DISCARD_BASE + parse_card(words[0])
             except CardError:
                 pass
-        return int(self.gin.string_to_action(raw))
+        return self.engine_move(raw)
 
 
 class ThirteenTerminal(TerminalGame):
@@ -646,7 +657,7 @@ class ThirteenTerminal(TerminalGame):
                 return T_DISCARD + parse_card(words[0])
             except CardError:
                 pass
-        return int(self.gin.string_to_action(raw))
+        return self.engine_move(raw)
 
     def confirm(self, action: int, obs: Any) -> str | None:
         if action >= T_GO_OUT:
@@ -777,7 +788,7 @@ class ManipulationTerminal(TerminalGame):
         if words and words[0].lower() in ("m", "meld") and len(words) == 2:
             self.gin.meld(words[1])  # checked and applied here: a typed meld has no id
             return MANUAL
-        return int(self.gin.string_to_action(raw))
+        return self.engine_move(raw)
 
     def why_not(self, action: int, obs: Any) -> str:
         if action == M_KNOCK:
