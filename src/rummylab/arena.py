@@ -275,6 +275,29 @@ def check_scheduler(address: str) -> None:
         raise ArenaError(f"bad Dask scheduler address {address!r}: {e}") from None
 
 
+def check_backend(workers: int, backend: str, scheduler: str | None) -> None:
+    """Where a run plays: ``workers`` local processes, or a Dask cluster at
+    ``scheduler`` (whose address :func:`check_scheduler` checks).
+
+    >>> check_backend(2, "local", None)
+    >>> check_backend(2, "dask", "tcp://127.0.0.1:8786")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rummylab.arena.ArenaError: --workers is for the local backend: ...
+    """
+    if workers < 1:
+        raise ArenaError("--workers must be at least 1")
+    if backend not in ("local", "dask"):
+        raise ArenaError(f"unknown backend {backend!r} (backends: local, dask)")
+    if backend == "dask" and not scheduler:
+        raise ArenaError("--backend dask needs --scheduler ADDRESS")
+    if scheduler and backend != "dask":
+        raise ArenaError("--scheduler needs --backend dask")
+    if backend == "dask" and workers != 1:
+        raise ArenaError("--workers is for the local backend: a Dask run plays on the "
+                         "cluster's workers")
+
+
 # how long to keep trying to reach the scheduler before giving up
 DASK_CONNECT_TIMEOUT = "10s"
 # how long a scheduler may have no worker (one starting up, or scaling from none),
@@ -466,13 +489,9 @@ def run_arena(
         raise ArenaError("--games must be at least 1")
     if chunk_size is not None and chunk_size < 1:
         raise ArenaError(f"chunk_size must be at least 1, got {chunk_size}")
-    if workers < 1:
-        raise ArenaError("--workers must be at least 1")
-    if backend not in ("local", "dask"):
-        raise ArenaError(f"unknown backend {backend!r} (backends: local, dask)")
+    check_backend(workers, backend, scheduler)
     if backend == "dask":
-        if not scheduler:
-            raise ArenaError("--backend dask needs --scheduler ADDRESS")
+        assert scheduler is not None
         check_scheduler(scheduler)
     # unknown bots fail before anything runs; each is named as the record names its seat
     canonical = [make_bot(s, game, seed=i).spec() for i, s in enumerate(specs)]

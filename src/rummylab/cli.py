@@ -23,7 +23,7 @@ from rich.markdown import Markdown
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from rummylab.arena import check_scheduler, split_bots
+from rummylab.arena import check_backend, check_scheduler, split_bots
 from rummylab.bots import make_bot
 from rummylab.errors import RecordError, RummyError
 from rummylab.match import FIGURES, MatchStats, bot_seed, match_seeds, play_match
@@ -322,16 +322,7 @@ def arena(
         fail(f"{name} needs {probe.num_players} bots, got {len(specs)}: {bots}")
     rotations = len(seatings(len(specs), seatings_))  # an unknown kind fails here
     _check_games(games * rotations)
-    if workers < 1:
-        fail("--workers must be at least 1")
-    if backend not in ("local", "dask"):
-        fail(f"unknown backend {backend!r} (backends: local, dask)")
-    if backend == "dask" and not scheduler:
-        fail("--backend dask needs --scheduler ADDRESS")
-    if scheduler and backend != "dask":
-        fail("--scheduler needs --backend dask")
-    if backend == "dask" and workers != 1:
-        fail("--workers is for the local backend: a Dask run plays on the cluster's workers")
+    check_backend(workers, backend, scheduler)
     for i, s in enumerate(specs):
         make_bot(s, name, seed=i)  # unknown bots fail before anything runs
     require("openskill.models", "arena ratings")
