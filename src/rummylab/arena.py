@@ -307,6 +307,10 @@ DASK_WORKER_TIMEOUT = "120s"
 DASK_POLL_SECONDS = 5.0
 
 
+def _unreachable(scheduler: str, why: str) -> ArenaError:
+    return ArenaError(f"cannot reach the Dask scheduler at {scheduler}: {why}")
+
+
 def _probe_scheduler(scheduler: str) -> None:
     """Open one comm to ``scheduler`` and close it, within a hard deadline:
     a server that accepts the connection but never answers Dask's handshake
@@ -324,14 +328,13 @@ def _probe_scheduler(scheduler: str) -> None:
     try:
         asyncio.run(go())
     except TimeoutError:  # the connection was taken, the handshake never came
-        raise ArenaError(f"cannot reach the Dask scheduler at {scheduler}: the answer is not "
-                         f"a Dask scheduler's (no handshake within {DASK_CONNECT_TIMEOUT})"
-                         ) from None
+        raise _unreachable(scheduler, f"the answer is not a Dask scheduler's (no handshake "
+                                      f"within {DASK_CONNECT_TIMEOUT})") from None
     except OSError as e:
-        raise ArenaError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+        raise _unreachable(scheduler, str(e)) from None
     except Exception as e:  # something answers there, but not a scheduler
-        raise ArenaError(f"cannot reach the Dask scheduler at {scheduler}: the answer is "
-                         f"not a Dask scheduler's ({type(e).__name__})") from None
+        raise _unreachable(scheduler, f"the answer is not a Dask scheduler's "
+                                      f"({type(e).__name__})") from None
 
 
 def _run_dask(chunks: Sequence[Chunk], scheduler: str) -> Iterator[ChunkResult]:
@@ -344,11 +347,11 @@ def _run_dask(chunks: Sequence[Chunk], scheduler: str) -> Iterator[ChunkResult]:
         client.__init__(scheduler, timeout=DASK_CONNECT_TIMEOUT, set_as_default=False)
     except (OSError, TimeoutError) as e:
         _close_quietly(client)
-        raise ArenaError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+        raise _unreachable(scheduler, str(e)) from None
     except Exception as e:  # something answers there, but not a scheduler
         _close_quietly(client)
-        raise ArenaError(f"cannot reach the Dask scheduler at {scheduler}: the answer is "
-                         f"not a Dask scheduler's ({type(e).__name__})") from None
+        raise _unreachable(scheduler, f"the answer is not a Dask scheduler's "
+                                      f"({type(e).__name__})") from None
     try:
         _need_worker(client, scheduler, "has no worker")
         futures = client.map(play_chunk, list(chunks), pure=False)
