@@ -19,6 +19,10 @@ class IllegalActionError(RummyError, ValueError):
     """An action that is not legal now; the state is left unchanged."""
 
 
+class UnknownActionError(IllegalActionError):
+    """Text that names no action of the game at all (not one that is illegal now)."""
+
+
 class RecordError(RummyError, ValueError):
     """A record that cannot be read or does not replay."""
 

@@ -35,7 +35,7 @@ from rummylab.cards import (
     multi_remove,
     parse_card,
 )
-from rummylab.errors import CardError, IllegalActionError
+from rummylab.errors import CardError, IllegalActionError, UnknownActionError
 from rummylab.game import Event
 from rummylab.gin.game import (
     BIG_GIN,
@@ -132,9 +132,7 @@ class TerminalGame:
         answered with the keys this prompt takes, not the records' words."""
         try:
             return int(self.gin.string_to_action(raw))
-        except IllegalActionError as e:
-            if not str(e).startswith("unknown action"):
-                raise
+        except UnknownActionError:
             raise IllegalActionError(f"unknown move {raw.strip()!r}. {self.help_text()}"
                                      ) from None
 

@@ -46,7 +46,7 @@ from rummylab.cards import (
     rank_of,
     suit_of,
 )
-from rummylab.errors import CardError, IllegalActionError
+from rummylab.errors import CardError, IllegalActionError, UnknownActionError
 from rummylab.game import TERMINAL, Event, State, as_text, thawed
 from rummylab.gin.melds import (
     best_arrangement,
@@ -218,7 +218,7 @@ def parse_action(text: str) -> int:
         except CardError as e:
             raise IllegalActionError(str(e)) from None
         return (DISCARD_BASE if words[0] == "discard" else KNOCK_BASE) + card
-    raise IllegalActionError(
+    raise UnknownActionError(
         f"unknown action {text.strip()!r}: use 'draw stock', 'take discard', 'pass', "
         "'discard 7h', 'knock 7h' or 'big gin'"
     )

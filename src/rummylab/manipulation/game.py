@@ -38,7 +38,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
 from rummylab.cards import JOKER, Card, card_str, cards_str, check_deck_order, parse_cards
-from rummylab.errors import CardError, IllegalActionError
+from rummylab.errors import CardError, IllegalActionError, UnknownActionError
 from rummylab.game import TERMINAL, Event, State, as_text, thawed
 from rummylab.manipulation.solver import (
     Play,
@@ -338,7 +338,7 @@ class ManipulationState(State):
         for a, name in _NAMES.items():
             if words == name.split():
                 return a
-        raise IllegalActionError(
+        raise UnknownActionError(
             f"unknown action {text.strip()!r}: use 'draw', 'knock', 'pass', 'meld best', "
             "'meld CARDS' or 'meld CARDS => TABLE'"
         )

@@ -43,7 +43,7 @@ from rummylab.cards import (
     parse_card,
     parse_cards,
 )
-from rummylab.errors import CardError, IllegalActionError
+from rummylab.errors import CardError, IllegalActionError, UnknownActionError
 from rummylab.game import TERMINAL, Event, State, as_text, thawed
 from rummylab.options import Option, OptionValue
 from rummylab.thirteen.solver import combo_str, penalty, penalty_after_discard, solve
@@ -123,7 +123,7 @@ def parse_action(text: str) -> int:
             return GO_OUT_BASE + parse_card(words[2])
     except CardError as e:
         raise IllegalActionError(str(e)) from None
-    raise IllegalActionError(
+    raise UnknownActionError(
         f"unknown action {text.strip()!r}: use 'draw stock', 'take discard', 'discard 7h' "
         "or 'go out 7h'"
     )
