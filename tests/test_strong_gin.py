@@ -129,3 +129,27 @@ def test_reasons_say_which_way_the_values_go() -> None:
     knocks = [r for a, r in reasons if r.startswith("knock with")]
     assert draws and all("lower is better" in r for r in draws)
     assert knocks and all("%" not in r for r in knocks)
+
+
+def test_a_low_knock_limit_shortens_the_wait_for_gin() -> None:
+    """§1.5 option `knock_limit` 3 (as an Oklahoma upcard of 3 would): with
+    3 deadwood the hand may knock, and under so low a limit the bot knocks
+    instead of holding for gin; at the usual limit of 10 it holds."""
+    from helpers import gin
+    from rummylab.bots import make_bot
+    from rummylab.gin.game import KNOCK_BASE
+
+    # after drawing the Kd: As2s3s 5h6h7h 9c9d9h melded, 3d Kd left; throwing Kd leaves 3
+    hand, other = "As 2s 3s 5h 6h 7h 9c 9d 9h 3d", "Kc Qh Jd 8s 7c 6d 5c 4h 2c Tc"
+    stock = "Kd 4c 8d Js Ts 8c 2d 4d Qs Jh 7d 6c"
+    for limit, knocks in ((3, True), (10, False)):
+        state = gin(hand, other, "Th", stock, {"knock_limit": limit})
+        seat = state.current_player()
+        state.apply("pass")
+        state.apply("pass")
+        assert state.current_player() == seat
+        state.apply("draw stock")
+        obs = state.observation(seat)
+        assert obs.stock_size > 8
+        action, reason = make_bot("strong", "gin", seed=1).hint(obs)
+        assert (KNOCK_BASE <= action < KNOCK_BASE + 52) == knocks, (limit, reason)

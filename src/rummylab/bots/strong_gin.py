@@ -15,7 +15,8 @@ and every action of the hand. From these it
 * takes the upcard only when the hand it makes is worth more than the
   average blind draw from the stock, each followed by its best discard;
 * decides knocking separately: it holds a hand of ``gin`` deadwood or less
-  for gin while the stock is long, and otherwise knocks at once (unless
+  (scaled by the knock limit over 10, where the limit is lower) for gin while
+  the stock is long, and otherwise knocks at once (unless
   fewer than ``knock`` of the sampled defences would lose to it).
 
 Opponent hands are sampled from the unseen cards around the cards it knows
@@ -270,7 +271,10 @@ class StrongGinBot(Bot):
         return total, wins
 
     def _should_knock(self, view: _View, dw: int, ev: float, win: float) -> bool:
-        if dw <= self.wait_gin and view.obs.stock_size > 8:
+        # the wait scales with the knock limit (Oklahoma, option knock_limit): under a
+        # low limit every knockable hand is near gin, and waiting would never knock
+        if (dw <= self.wait_gin and view.obs.stock_size > 8
+                and dw <= self.wait_gin * view.obs.knock_limit // 10):
             return False  # so close to gin that an early knock wastes the bonus
         # otherwise knock at once, unless the sampled defences would too often undercut
         return win >= self.knock - 1e-9  # the weights sum to 1 only up to rounding
