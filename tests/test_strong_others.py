@@ -192,6 +192,33 @@ def test_thirteen_lookahead_adds_left_to_right_on_every_python(
     assert sensitive  # some case where compensated sums round otherwise
 
 
+def test_thirteen_going_out_never_throws_a_wild_to_the_next_player() -> None:
+    """§3.5: a seat that goes out throws one card, which the next player
+    may take for their last turn. A wild melds with anything, so among
+    throws that help the next player equally (here: nothing is known of
+    their hand) the bot keeps the wild melded and throws a natural card,
+    though the wild (Kc, kings wild in round 11) is worth the most points."""
+    import dataclasses
+
+    from rummylab.cards import multi_of
+    from rummylab.thirteen.game import DISCARD_BASE, GO_OUT_BASE
+    from rummylab.thirteen.solver import penalty
+
+    state = ThirteenState({"players": 4}, seed=1)
+    obs = state.observation(state.current_player())
+    hand = multi_of(parse_cards("4h 5h 6h 7h Kc 9d 9s 9c 2c 3c 4c 5d 5s 5c"))
+    cards = sorted(set(multi_cards(hand)))
+    outs = [c for c in cards if penalty(multi_remove(hand, c), 12) == 0]
+    assert parse_cards("Kc")[0] in outs and len(outs) > 2  # the wild could go
+    legal = (tuple(DISCARD_BASE + c for c in cards) + tuple(GO_OUT_BASE + c for c in outs))
+    view = dataclasses.replace(obs, phase="discard", round=11, wild_rank=12, hand=hand,
+                               legal_actions=legal, known=(0,) * 4, went_out=None,
+                               laid_down=0, to_act=obs.seat)
+    action, reason = StrongThirteenBot(seed=1).hint(view)
+    assert action >= GO_OUT_BASE, reason
+    assert (action - GO_OUT_BASE) % 13 != 12, reason
+
+
 def test_thirteen_unseen_cards_are_exactly_the_stock_and_the_hidden_hands() -> None:
     """What the seat has not seen is the stock plus the other hands less
     the cards seen taken; once a seat has gone out (§3.5), its hand lies

@@ -421,11 +421,12 @@ class StrongThirteenBot(Bot):
         cards = [a - DISCARD_BASE for a in legal if a < GO_OUT_BASE]
         if outs:
             help_ = self._next_player_help(obs, outs)
-            card = min(outs, key=lambda c: (help_[c], -CARD_POINTS[c], c))
+            # a wild helps whoever takes it, known cards or not: it goes last
+            card = min(outs, key=lambda c: (help_[c], c % 13 == self._wr, -CARD_POINTS[c], c))
             return GO_OUT_BASE + card, f"go out, throwing {card_str(card)}"
         if obs.went_out is not None:
-            pen, _, card = min((self.penalty(multi_remove(hand, c)), -CARD_POINTS[c], c)
-                               for c in cards)
+            pen, _, _, card = min((self.penalty(multi_remove(hand, c)), c % 13 == self._wr,
+                                   -CARD_POINTS[c], c) for c in cards)
             return DISCARD_BASE + card, f"last turn: {card_str(card)} leaves the least ({pen})"
         draws = self._samples(pool, rng, self.budget)
         scored = self._best_keeps(hand, cards, draws, 6)  # deep's limit
