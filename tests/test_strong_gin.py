@@ -106,15 +106,22 @@ def test_only_knocks_left_means_a_knock() -> None:
     raise AssertionError("no knock in 200 deals")
 
 
-def test_reasons_say_which_way_the_values_go() -> None:
-    """The values are expected costs: a reason names them so (lower is
-    better); at the default ``knock`` a knock is not explained by a sampled
+def test_reasons_speak_of_deadwood_and_the_chance_to_knock() -> None:
+    """A hint's reason is for a player: a draw names both choices' expected
+    deadwood a draw later and their chance to knock then; a discard names the
+    deadwood it keeps (the true count) and, when a knock was legal, why none
+    was made; at the default ``knock`` a knock is not explained by a sampled
     chance the bot does not use."""
+    import re
+
     from rummylab import new_state
     from rummylab.bots import make_bot
-    from rummylab.gin.game import KNOCK_BASE, TAKE_DISCARD
+    from rummylab.gin.game import DISCARD_BASE, KNOCK_BASE, TAKE_DISCARD
 
-    reasons: list[tuple[int, str]] = []
+    draws: list[str] = []
+    discards: list[tuple[int, str]] = []
+    held: list[str] = []
+    knocks: list[str] = []
     for seed in range(6):
         state = new_state("gin", {"target": 10}, seed)
         bots = [make_bot("strong:budget=4", "gin", seed=s) for s in range(2)]
@@ -122,12 +129,22 @@ def test_reasons_say_which_way_the_values_go() -> None:
             seat = state.current_player()
             obs = state.observation(seat)
             action, reason = bots[seat].hint(obs)
-            if TAKE_DISCARD in obs.legal_actions or action >= KNOCK_BASE:
-                reasons.append((action, reason))
+            if TAKE_DISCARD in obs.legal_actions:
+                draws.append(reason)
+            elif action >= KNOCK_BASE:
+                knocks.append(reason)
+            elif action >= DISCARD_BASE and len(obs.legal_actions) > 1:
+                kept = obs.hand & ~(1 << (action - DISCARD_BASE))
+                discards.append((deadwood(kept), reason))
+                if any(a >= KNOCK_BASE for a in obs.legal_actions):
+                    held.append(reason)
             state.apply_action(action)
-    draws = [r for a, r in reasons if "blind draw" in r]
-    knocks = [r for a, r in reasons if r.startswith("knock with")]
-    assert draws and all("lower is better" in r for r in draws)
+    both = re.compile(r"^(take \w+|pass|draw from the stock): .+ leaves \d+\.\d deadwood "
+                      r"expected after my next draw, \d+% to knock then; .+ \d+\.\d, \d+%$")
+    assert draws and all(both.search(r) for r in draws), draws[:3]
+    assert discards and all(r.split(": ", 1)[1].startswith(f"keeps {dw} deadwood")
+                            or "; keeps " + f"{dw} deadwood" in r for dw, r in discards)
+    assert held and all("hold for gin" in r for r in held), held[:3]
     assert knocks and all("%" not in r for r in knocks)
 
 

@@ -563,6 +563,44 @@ def test_hints_are_legal_with_a_one_line_reason() -> None:
             state.apply_action(action)
 
 
+def test_manipulation_reasons_speak_of_points_and_finishes() -> None:
+    """A Manipulation hint's reason is for a player: drawing again names the
+    points the best play would leave now (the true count) and, after one more
+    card, on average, with the share of draws that knock or go out; another
+    play than the best names what it leaves and the chances it gives."""
+    import re
+
+    from rummylab.manipulation.game import DRAW
+
+    draws: list[str] = []
+    others: list[str] = []
+    for seed in range(3):
+        state = new_state("manipulation", {"players": 3, "target": 60}, seed)
+        bots = [make_bot("strong", "manipulation", seed=s) for s in range(3)]
+        while not state.is_terminal() and len(draws) + len(others) < 40:
+            seat = state.current_player()
+            obs = state.observation(seat)
+            move, reason = bots[seat].move_hint(obs)
+            assert reason and "\n" not in reason
+            if move == DRAW and reason.startswith("draw again"):
+                found = re.search(r"leaves (\d+\.\d) points on average and knocks or goes out "
+                                  r"after (\d+)% of the draws; now it sheds (\d+) points? and "
+                                  r"leaves (\d+)$", reason)
+                assert found, reason
+                best = best_play(obs.table, list(obs.hand), obs.decks)
+                assert best is not None
+                assert int(found[3]) == best.points_shed
+                assert int(found[4]) == hand_points(obs.hand) - best.points_shed
+                draws.append(reason)
+            elif isinstance(move, str):
+                assert re.match(r"meld .+ \(\d+ points?\) rather than the best play "
+                                r"\(\d+ points?\): ", reason), reason
+                assert "on average" in reason or "finishes expected" in reason, reason
+                others.append(reason)
+            apply_move(state, move)
+    assert draws and others
+
+
 def test_rounds_script_pairs_two_runs_on_the_same_deals(tmp_path: Any) -> None:
     """``scripts/manipulation_rounds.py --save`` then ``--against``: the same
     spec on the same deals changes no round; a missing file, or rounds of

@@ -179,23 +179,26 @@ class StrongGinBot(Bot):
         if now > 0 and best_discards(took, 1 << top)[0] == 0:
             return TAKE_DISCARD, f"{card_str(top)} completes the hand"
         # after taking, the best discard (the taken card may not go back: D-3)
-        take_value = min(self._discard_value(view, took & ~(1 << c), c)
-                         for c in cards_of(took) if c != top)
+        take_value, thrown = min((self._discard_value(view, took & ~(1 << c), c), c)
+                                 for c in cards_of(took) if c != top)
+        take_dw, take_p = view.outlook(took & ~(1 << thrown))
         # drawing blind: the expected value over the unseen cards
-        stock_value = self._blind_value(view, hand)
+        stock_value, stock_dw, stock_p = self._blind_value(view, hand)
         fallback = PASS if PASS in legal else DRAW_STOCK
-        # values are expected costs: lower is better
+        # the reason in a player's terms: deadwood and the chance to knock a draw later
+        taking = f"taking {card_str(top)} (and throwing {card_str(thrown)})"
         if take_value < stock_value:
-            return TAKE_DISCARD, (f"{card_str(top)} is better than a blind draw (expected "
-                                  f"cost {take_value:.1f} against {stock_value:.1f}, lower "
-                                  f"is better; deadwood {now})")
-        return fallback, (f"a blind draw is better than {card_str(top)} (expected cost "
-                          f"{stock_value:.1f} against {take_value:.1f}, lower is better)")
+            return TAKE_DISCARD, (f"take {card_str(top)}: {_outlook_text(taking, take_dw, take_p)}"
+                                  f"; a blind draw {stock_dw:.1f}, {stock_p:.0%}")
+        verb = "pass" if fallback == PASS else "draw from the stock"
+        return fallback, (f"{verb}: {_outlook_text('a blind draw', stock_dw, stock_p)}"
+                          f"; {taking} {take_dw:.1f}, {take_p:.0%}")
 
-    def _blind_value(self, view: _View, hand: int) -> float:
-        """Expected value of drawing from the stock and discarding well."""
+    def _blind_value(self, view: _View, hand: int) -> tuple[float, float, float]:
+        """Expected value of drawing from the stock and discarding well, and
+        the kept hand's mean :meth:`_View.outlook`."""
         draws = view.draw_sample
-        total = 0.0
+        total = dw_sum = p_sum = 0.0
         for u in draws:
             with_u = hand | 1 << u
             # the greedy discard by deadwood, then the full value of what is kept
@@ -208,7 +211,11 @@ class StrongGinBot(Bot):
             assert best is not None
             c = best[1]
             total += self._discard_value(view, with_u & ~(1 << c), c)
-        return total / len(draws)
+            dw, p = view.outlook(with_u & ~(1 << c))
+            dw_sum += dw
+            p_sum += p
+        n = len(draws)
+        return total / n, dw_sum / n, p_sum / n
 
     # -- discarding and knocking -------------------------------------------
     def _discard(self, view: _View, legal: Sequence[int]) -> tuple[int, str]:
@@ -218,6 +225,7 @@ class StrongGinBot(Bot):
             return BIG_GIN, "all eleven cards meld: big gin"
         knocks = [a for a in legal if KNOCK_BASE <= a < BIG_GIN]
         discards = [a for a in legal if DISCARD_BASE <= a < KNOCK_BASE]
+        declined = ""  # why a legal knock was not made
         if knocks:
             scored = sorted((deadwood(hand & ~(1 << (a - KNOCK_BASE))),
                              -CARD_POINTS[a - KNOCK_BASE], a) for a in knocks)
@@ -233,12 +241,21 @@ class StrongGinBot(Bot):
                 return knock, (f"knock with {dw} deadwood: wins {win:.0%} of the sampled "
                                f"hands (at least {self.knock:.0%} wanted), "
                                f"{ev:+.1f} points expected")
-        values = sorted((self._discard_value(view, hand & ~(1 << (a - DISCARD_BASE)),
+            declined = (f"hold for gin with {dw} deadwood while the stock is long; "
+                        if self._waits_for_gin(view, dw) else
+                        f"no knock with {dw} deadwood (it wins {win:.0%} of the sampled "
+                        f"hands, {self.knock:.0%} wanted); ")
+        _, action = min((self._discard_value(view, hand & ~(1 << (a - DISCARD_BASE)),
                                              a - DISCARD_BASE), a) for a in discards)
-        value, action = values[0]
         card = action - DISCARD_BASE
+        kept = hand & ~(1 << card)
+        expected, p = view.outlook(kept)
+        why = (f"keeps {deadwood(kept)} deadwood, {expected:.1f} expected after my next draw, "
+               f"{p:.0%} to knock then (the best of {len(discards)} discards)")
+        why = declined + why
+        if self.deny and (taken := view.pickup_chance(card)) >= 0.2:
+            why += f"; the opponent may want it ({taken:.0%} of the hands it may hold)"
         feed = view.feed_cost(card) if self.feed else 0.0
-        why = f"keeps the most promising hand (expected cost {value:.1f}, the lowest)"
         if feed > 0.05:
             why += f"; gives the opponent {feed:.1f} on average"
         return action, f"discard {card_str(card)}: {why}"
@@ -270,14 +287,24 @@ class StrongGinBot(Bot):
                 total -= w * (undercut + dw - their)
         return total, wins
 
+    def _waits_for_gin(self, view: _View, dw: int) -> bool:
+        """So close to gin, with the stock long, that an early knock wastes
+        the bonus. The wait scales with the knock limit (Oklahoma, option
+        knock_limit): under a low limit every knockable hand is near gin, and
+        waiting would never knock."""
+        return (dw <= self.wait_gin and view.obs.stock_size > 8
+                and dw <= self.wait_gin * view.obs.knock_limit // 10)
+
     def _should_knock(self, view: _View, dw: int, ev: float, win: float) -> bool:
-        # the wait scales with the knock limit (Oklahoma, option knock_limit): under a
-        # low limit every knockable hand is near gin, and waiting would never knock
-        if (dw <= self.wait_gin and view.obs.stock_size > 8
-                and dw <= self.wait_gin * view.obs.knock_limit // 10):
-            return False  # so close to gin that an early knock wastes the bonus
+        if self._waits_for_gin(view, dw):
+            return False
         # otherwise knock at once, unless the sampled defences would too often undercut
         return win >= self.knock - 1e-9  # the weights sum to 1 only up to rounding
+
+
+def _outlook_text(what: str, dw: float, chance: float) -> str:
+    return (f"{what} leaves {dw:.1f} deadwood expected after my next draw, "
+            f"{chance:.0%} to knock then")
 
 
 class _View:
@@ -300,6 +327,7 @@ class _View:
         self._opponents: list[tuple[int, float]] | None = None
         self._take: dict[int, tuple[float, float]] = {}
         self._values: dict[int, float] = {}
+        self._outlooks: dict[int, tuple[float, float]] = {}
 
     @property
     def draw_sample(self) -> list[int]:
@@ -316,6 +344,7 @@ class _View:
         if now == 0 or not self._unseen_list:
             v = float(now) - (self.race if now <= limit else 0.0)
             self._values[hand] = v
+            self._outlooks[hand] = (float(now), 1.0 if now <= limit else 0.0)
             return v
         total = 0
         ready = 0
@@ -330,9 +359,19 @@ class _View:
         n = len(self._unseen_list)
         v = total / n * self.look + now * (1 - self.look)
         # the race to knock: the chance of being able to knock after the next draw
-        v -= self.race * (1.0 if now <= limit else ready / n)
+        chance = 1.0 if now <= limit else ready / n
+        v -= self.race * chance
         self._values[hand] = v
+        self._outlooks[hand] = (total / n, chance)
         return v
+
+    def outlook(self, hand: int) -> tuple[float, float]:
+        """What :meth:`hand_value` weighs, in a player's terms: the expected
+        deadwood of a 10-card hand after one more draw and the chance that it
+        may knock then."""
+        if hand not in self._outlooks:
+            self.hand_value(hand)
+        return self._outlooks[hand]
 
     @property
     def opponents(self) -> list[tuple[int, float]]:

@@ -165,6 +165,10 @@ def first_meld_due(obs: ManipulationObservation, *, latest_turn: bool = False) -
     return [not (at_start if latest_turn else melded)[s] for s in range(n)]
 
 
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
 def _leaves(held: int, size: int, play: Play | None) -> tuple[int, bool]:
     """What making ``play`` (None: no meld) leaves of a hand of ``size``
     cards worth ``held`` points: the points left, and whether it went out."""
@@ -406,30 +410,48 @@ class StrongManipulationBot(Bot):
         if len(cands) < 2:
             return None
         hands = self._their_hands(obs, pool, rng) if self.guard else []
-        scored: list[tuple[float, int, Play]] = []
+        # (value, -index, play, share of next draws that finish, points left after
+        # the next turn, other seats expected to finish)
+        scored: list[tuple[float, int, Play, float, float, float]] = []
         for i, cand in enumerate(cands):
             rest = list(obs.hand)
             for c in cand.play:
                 rest.remove(c)
             kept = held - cand.points_shed
+            finish, after = 0.0, float(kept)
             if ahead:
-                total = 0.0
+                total = after = 0.0
                 for c in picks:
                     hand = [*rest, c]
-                    total += self._after(obs, kept + CARD_POINTS[c], len(hand),
-                                         best_play(cand.table, hand, obs.decks), others)
+                    play = best_play(cand.table, hand, obs.decks)
+                    total += self._after(obs, kept + CARD_POINTS[c], len(hand), play, others)
+                    left, out = _leaves(kept + CARD_POINTS[c], len(hand), play)
+                    finish += out or left <= limit
+                    after += left
                 value = total / len(picks)
+                finish /= len(picks)
+                after /= len(picks)
             else:
                 value = self._value(obs, kept, False, others)
-            if hands:
-                value -= self.guard * others * self._threat(obs, cand.table, hands)
-            scored.append((value, -i, cand))
-        value, i, play = max(scored, key=lambda t: (t[0], t[1]))
+            threat = self._threat(obs, cand.table, hands) if hands else 0.0
+            value -= self.guard * others * threat
+            scored.append((value, -i, cand, finish, after, threat))
+        value, i, play, finish, after, threat = max(scored, key=lambda t: (t[0], t[1]))
         if i == 0:
             return None
+        _, _, top, top_finish, top_after, top_threat = scored[0]
+        why = []
+        if ahead:
+            why.append(f"after my next draw it leaves {after:.1f} points on average and "
+                       f"finishes after {finish:.0%} of the draws (the best play "
+                       f"{top_after:.1f}, {top_finish:.0%})")
+        if hands:
+            why.append(f"it leaves the other hands {threat:.2f} finishes expected on their "
+                       f"next turns (the best play {top_threat:.2f})")
         return (f"meld {cards_str(play.play)} => {table_str(play.table)}",
-                f"meld {cards_str(play.play)} ({play.points_shed} points): worth "
-                f"{value:.1f} against {scored[0][0]:.1f} after the best play")
+                f"meld {cards_str(play.play)} ({_points(play.points_shed)}) rather than the "
+                f"best play ({_points(top.points_shed)}): "
+                + ("; ".join(why) or f"worth {value:.1f} against {scored[0][0]:.1f}"))
 
     # -- the other seats' chances on the table a play leaves -------------------------
     def _their_hands(self, obs: ManipulationObservation, pool: Sequence[Card],
@@ -557,10 +579,12 @@ class StrongManipulationBot(Bot):
             if DRAW in legal and obs.draws_this_turn == 1 and self.budget:
                 others = self._others(obs, pool)
                 now = self._value(obs, left, False, others)
-                later = self._draw_value(obs, pool, rng, others)
+                later, finish, after = self._draw_value(obs, pool, rng, others)
                 if later > now:
-                    return DRAW, (f"another card is worth more ({later:.1f} expected against "
-                                  f"{now:.1f} for shedding {play.points_shed} now)")
+                    return DRAW, (f"draw again: with one more card the best play leaves "
+                                  f"{after:.1f} points on average and knocks or goes out "
+                                  f"after {finish:.0%} of the draws; now it sheds "
+                                  f"{_points(play.points_shed)} and leaves {left}")
             return MELD_BEST, f"the best play sheds {play.points_shed} points, {left} left"
         if KNOCK in legal:
             risk = self.undercut_risk(obs, held, pool, rng)
@@ -574,18 +598,26 @@ class StrongManipulationBot(Bot):
         return PASS, "nothing to meld and no draw left"
 
     def _draw_value(self, obs: ManipulationObservation, pool: list[Card], rng: random.Random,
-                    others: float) -> float:
-        """Expected value of drawing once more and then making the best play."""
+                    others: float) -> tuple[float, float, float]:
+        """Expected value of drawing once more and then making the best play,
+        the share of the draws after which the hand knocks or goes out, and
+        the mean points it leaves."""
         if not pool or obs.pile_size == 0:
-            return float("-inf")
+            return float("-inf"), 0.0, float(hand_points(obs.hand))
         held = hand_points(obs.hand)
+        limit = int(obs.options["knock_limit"])
         total = 0.0
+        finish = kept = 0
         picks = self._draws(obs, pool, rng, self.budget)
         for c in picks:
             hand = [*obs.hand, c]
-            total += self._after(obs, held + CARD_POINTS[c], len(hand), self.best(obs, hand),
-                                 others)
-        return total / len(picks)
+            play = self.best(obs, hand)
+            total += self._after(obs, held + CARD_POINTS[c], len(hand), play, others)
+            left, out = _leaves(held + CARD_POINTS[c], len(hand), play)
+            finish += out or left <= limit
+            kept += left
+        n = len(picks)
+        return total / n, finish / n, kept / n
 
     def _after(self, obs: ManipulationObservation, held: int, size: int, play: Play | None,
                others: float) -> float:
