@@ -502,6 +502,11 @@ def test_options_validation() -> None:
         ManipulationState({"players": 1})
     with pytest.raises(OptionError):
         ManipulationState({"knock": 3})
+    # a bonus past the ceiling would overflow the match's float totals
+    for key in ("undercut_bonus", "out_bonus", "game_bonus", "round_bonus"):
+        with pytest.raises(OptionError, match=rf"option {key}: .* \(integer 0\.\.100000\)"):
+            ManipulationState({key: 10**400})
+        assert ManipulationState({key: 100_000}).options[key] == 100_000
 
 
 # --- properties over random games ------------------------------------------

@@ -63,6 +63,8 @@ def test_options_unknown_option_raises_option_error(cls):
         ("undercut_bonus", "ten"),
         ("big_gin_bonus", -3),
         ("game_bonus", -100),
+        ("game_bonus", 10**400),  # overflowed the match's float totals
+        ("gin_bonus", 100_001),
         ("line_bonus", "x"),
         ("oklahoma", "maybe"),
         ("oklahoma", 2),
@@ -81,6 +83,20 @@ def test_options_bad_values_raise_option_error(cls, name, value):
         cls({name: value}, seed=1)
 
 
+def test_options_that_another_option_overrides_are_refused():
+    """§1 options: Oklahoma's upcard sets the knock limit, and the big gin
+    bonus counts only with big gin, so a value that would do nothing there is
+    refused in one line; the default is taken (records hold every option)."""
+    with pytest.raises(OptionError, match=r"^option knock_limit=5 does nothing with "
+                       r"oklahoma=true, which overrides it$"):
+        GinState({"knock_limit": 5, "oklahoma": True}, seed=1)
+    with pytest.raises(OptionError, match=r"^option big_gin_bonus=40 does nothing without "
+                       r"big_gin=true$"):
+        Gin3State({"big_gin_bonus": "40"}, seed=1)
+    assert GinState({"knock_limit": 10, "oklahoma": True}, seed=1).options["oklahoma"]
+    assert GinState({"big_gin_bonus": 40, "big_gin": True}, seed=1).options["big_gin_bonus"] == 40
+
+
 @pytest.mark.parametrize(
     ("name", "given", "value"),
     [
@@ -94,6 +110,7 @@ def test_options_bad_values_raise_option_error(cls, name, value):
         ("shutout_double", "1", True),
         ("allow_discard_of_taken_card", True, True),
         ("first_draw_after_both_pass", "dealer", "dealer"),
+        ("game_bonus", "100000", 100_000),
     ],
 )
 def test_options_text_values_are_converted(name, given, value):

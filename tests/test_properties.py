@@ -79,6 +79,8 @@ def matches(draw: Any, game: str) -> dict[str, Any]:
         "undercut_bonus": draw(st.sampled_from([10, 0, 25])),
         "hollywood": draw(st.sampled_from([False, False, False, True])),
     }
+    if options["oklahoma"]:  # the upcard sets the limit: another value is refused
+        options["knock_limit"] = 10
     return {"game": game, "seed": draw(st.integers(0, 2**40)), "levels": levels,
             "options": options}
 

@@ -96,7 +96,9 @@ def rules(
         table.add_column(col)
     for opt in cls.option_spec.values():
         default = str(opt.default).lower() if isinstance(opt.default, bool) else str(opt.default)
-        table.add_row(opt.name, default, opt.allowed(), opt.rule, opt.help)
+        meaning = opt.help + (f" (only with {opt.needs}=true)" if opt.needs else "") + (
+            f" (not with {opt.void_if}=true)" if opt.void_if else "")
+        table.add_row(opt.name, default, opt.allowed(), opt.rule, meaning)
     console.print(table)
 
 

@@ -18,6 +18,10 @@ from rummylab.errors import OptionError
 
 OptionValue = int | bool | str
 
+# the most a bonus may be: far above any table's rules, and small enough that a
+# match's totals stay exact as floats (a larger one overflowed them)
+BONUS_MAX = 100_000
+
 
 @dataclass(frozen=True)
 class Option:
@@ -30,6 +34,8 @@ class Option:
     maximum: int | None = None
     choices: tuple[str, ...] = ()
     rule: str = ""  # the rule or decision it comes from, e.g. "§1.5"
+    needs: str = ""  # a true/false option without which this one does nothing
+    void_if: str = ""  # a true/false option that, when true, overrides this one
 
     def kind(self) -> str:
         if isinstance(self.default, bool):
@@ -84,13 +90,34 @@ class Option:
 def resolve_options(
     spec: Mapping[str, Option], given: Mapping[str, object] | None
 ) -> dict[str, OptionValue]:
-    """Defaults overridden by ``given``, every value checked; key order is the spec's."""
+    """Defaults overridden by ``given``, every value checked; key order is the spec's.
+    A value other than the default is refused where another option makes it
+    do nothing:
+
+    >>> spec = {"big": Option("big", False, "big wins"),
+    ...         "big_bonus": Option("big_bonus", 31, "its bonus", minimum=0, needs="big")}
+    >>> resolve_options(spec, {"big_bonus": "40", "big": "true"})
+    {'big': True, 'big_bonus': 40}
+    >>> resolve_options(spec, {"big_bonus": "40"})
+    Traceback (most recent call last):
+    ...
+    rummylab.errors.OptionError: option big_bonus=40 does nothing without big=true
+    """
     given = dict(given or {})
     for key in given:
         if key not in spec:
             raise OptionError(f"unknown option {key!r} (options: {', '.join(spec)})")
-    return {name: opt.convert(given[name]) if name in given else opt.default
-            for name, opt in spec.items()}
+    out = {name: opt.convert(given[name]) if name in given else opt.default
+           for name, opt in spec.items()}
+    for name, opt in spec.items():
+        if out[name] == opt.default:
+            continue
+        if opt.needs and not out[opt.needs]:
+            raise OptionError(f"option {name}={out[name]} does nothing without {opt.needs}=true")
+        if opt.void_if and out[opt.void_if]:
+            raise OptionError(f"option {name}={out[name]} does nothing with {opt.void_if}=true, "
+                              "which overrides it")
+    return out
 
 
 def parse_option_args(args: list[str] | None) -> dict[str, str]:

@@ -56,7 +56,7 @@ from rummylab.gin.melds import (
     knock_arrangement,
     meld_str,
 )
-from rummylab.options import Option, OptionValue
+from rummylab.options import BONUS_MAX, Option, OptionValue
 
 DRAW_STOCK = 0
 TAKE_DISCARD = 1
@@ -74,11 +74,13 @@ GIN_OPTIONS: dict[str, Option] = {
                      rule="§1.1"),
     "knock_limit": Option(
         "knock_limit", 10, "most deadwood a player may knock with", minimum=0, maximum=99,
-        rule="§1.5",
+        rule="§1.5", void_if="oklahoma",
     ),
-    "gin_bonus": Option("gin_bonus", 25, "bonus for going gin", minimum=0, rule="§1.8"),
+    "gin_bonus": Option("gin_bonus", 25, "bonus for going gin", minimum=0, maximum=BONUS_MAX,
+                        rule="§1.8"),
     "undercut_bonus": Option(
-        "undercut_bonus", 10, "bonus for undercutting the knocker", minimum=0, rule="§1.8"
+        "undercut_bonus", 10, "bonus for undercutting the knocker", minimum=0,
+        maximum=BONUS_MAX, rule="§1.8"
     ),
     "allow_discard_of_taken_card": Option(
         "allow_discard_of_taken_card", False,
@@ -94,16 +96,17 @@ GIN_OPTIONS: dict[str, Option] = {
         rule="§1 options",
     ),
     "big_gin_bonus": Option("big_gin_bonus", 31, "bonus for big gin", minimum=0,
-                            rule="§1 options"),
+                            maximum=BONUS_MAX, rule="§1 options", needs="big_gin"),
     "oklahoma": Option(
         "oklahoma", False,
         "Oklahoma Gin: the upcard's points set the knock limit (an ace: gin only); "
         "a spade upcard doubles the hand", rule="§1 options",
     ),
     "game_bonus": Option("game_bonus", 0, "bonus for winning the match (classic: 100)",
-                         minimum=0, rule="§1 options"),
+                         minimum=0, maximum=BONUS_MAX, rule="§1 options"),
     "line_bonus": Option("line_bonus", 0, "bonus per hand won, added at the end "
-                         "(classic: 20 or 25)", minimum=0, rule="§1 options"),
+                         "(classic: 20 or 25)", minimum=0, maximum=BONUS_MAX,
+                         rule="§1 options"),
     "hollywood": Option(
         "hollywood", False,
         "Hollywood: three games scored at once (a player's first win counts in game 1, the "

@@ -55,7 +55,7 @@ from rummylab.manipulation.table import (
     parse_table,
     table_str,
 )
-from rummylab.options import Option, OptionValue
+from rummylab.options import BONUS_MAX, Option, OptionValue
 
 DRAW = 0
 KNOCK = 1
@@ -76,12 +76,14 @@ MANIPULATION_OPTIONS: dict[str, Option] = {
     "knock_limit": Option("knock_limit", 5, "most points in hand a player may knock with",
                           minimum=0, maximum=99, rule="§4.8"),
     "undercut_bonus": Option("undercut_bonus", 10, "bonus of a round winner who did not knock",
-                             minimum=0, rule="§4.9"),
-    "out_bonus": Option("out_bonus", 25, "bonus for going out", minimum=0, rule="§4.9"),
+                             minimum=0, maximum=BONUS_MAX, rule="§4.9"),
+    "out_bonus": Option("out_bonus", 25, "bonus for going out", minimum=0, maximum=BONUS_MAX,
+                        rule="§4.9"),
     "game_bonus": Option("game_bonus", 100, "bonus of each player who reached the target",
-                         minimum=0, rule="§4.11"),
+                         minimum=0, maximum=BONUS_MAX, rule="§4.11"),
     "round_bonus": Option("round_bonus", 25, "per round won, for the players who did not "
-                          "reach the target", minimum=0, rule="§4.11"),
+                          "reach the target", minimum=0, maximum=BONUS_MAX,
+                          rule="§4.11"),
     "initial_meld_from_hand": Option(
         "initial_meld_from_hand", False,
         "each player's first meld of a round is a new meld of their own cards", rule="D-25",
