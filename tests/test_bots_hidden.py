@@ -128,6 +128,17 @@ def test_strong_bot_options_are_checked() -> None:
     ("strong:keep=3", "manipulation", "keep has no effect unless reserve"),
     ("strong:dump=1", "manipulation", "dump has no effect unless reserve"),
     ("strong:guard=0:ghands=4", "manipulation", "ghands has no effect unless guard"),
+    ("strong:alts=0:ghands=4", "manipulation", "ghands has no effect unless guard and alts"),
+    ("strong:alts=0:guard=1", "manipulation", "guard has no effect unless alts"),
+    ("strong:alts=0:look=4", "manipulation", "look has no effect unless alts"),
+    ("strong:alts=0:near=30", "manipulation", "near has no effect unless alts"),
+    ("strong:guard=0:read=1", "manipulation", "read has no effect unless guard and alts"),
+    ("strong:deny=0:budget=40", "gin", "budget has no effect unless deny, feed or knock"),
+    ("strong:deny=0:tight=1", "gin3", "tight has no effect unless deny, feed or knock"),
+    ("strong:deny=0:seed=2", "gin", "seed has no effect unless deny, feed or knock"),
+    # sample counts that would run for hours
+    ("strong:budget=1001", "gin", "budget must be from 1 to 1000"),
+    ("strong:ghands=257", "manipulation", "ghands must be from 1 to 256"),
     # the bound of an integer written out, not rounded
     ("strong:seed=-4611687000000000000", "three-thirteen", "at least -4611686018427387904$"),
 ])
@@ -140,6 +151,10 @@ def test_bot_option_values_out_of_range_are_refused(spec: str, game: str, messag
 
 def test_bot_option_values_at_their_limits_are_taken() -> None:
     for spec, game in (("strong:knock=1:look=0:tight=0", "gin"),
+                       ("strong:deny=0:knock=0.5:budget=1000", "gin"),
+                       ("strong:deny=0:feed=1:seed=3:tight=1", "gin3"),
+                       ("strong:alts=0:read=2", "manipulation"),
+                       ("strong:alts=1:ghands=256:near=0:look=1", "manipulation"),
                        ("strong:stakes=1:out_bonus=40:deep=6:hazard=0:upcard=0",
                         "three-thirteen"),
                        ("strong:risk=100:read=2:reserve=1:keep=0:dump=0:ghands=1",

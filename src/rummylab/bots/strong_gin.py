@@ -142,7 +142,7 @@ class StrongGinBot(Bot):
 
     def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):
         super().__init__(options, seed)
-        self.budget = self.int_option("budget", 24, 1)
+        self.budget = self.int_option("budget", 24, 1, 1000)  # each sample is searched
         self.feed = self.float_option("feed", 0.0, 0.0)
         self.knock = self.float_option("knock", 0.0, 0.0, 1.0)
         self.look = self.float_option("look", 1.0, 0.0, 1.0)
@@ -151,6 +151,10 @@ class StrongGinBot(Bot):
         self.deny = self.float_option("deny", 2.0, 0.0)
         self.tight = self.float_option("tight", 0.1, 0.0, 1.0)
         self.base_seed = self.seed_option() or 0
+        # the sampled opponents (their number, weights and seed) feed only these
+        for key in ("budget", "tight", "seed"):
+            self.requires(key, "deny, feed or knock is above 0",
+                          self.deny > 0 or self.feed > 0 or self.knock > 0)
 
     # -- the interface --------------------------------------------------
     def act(self, observation: Any) -> int:

@@ -215,11 +215,17 @@ class StrongManipulationBot(Bot):
         self.look = self.int_option("look", 16, 1)
         self.race = self.int_option("race", 0, 0)
         self.guard = self.float_option("guard", 2.0, 0.0)
-        self.ghands = self.int_option("ghands", 8, 1)
-        self.requires("ghands", "guard is above 0", self.guard > 0)
+        self.ghands = self.int_option("ghands", 8, 1, 256)  # hands a seat, solved each
+        self.requires("ghands", "guard and alts are above 0", self.guard > 0 and self.alts > 0)
+        # the other plays are weighed only with alts: without it these do nothing
+        for key in ("near", "look", "guard"):
+            self.requires(key, "alts is above 0", self.alts > 0)
         for key in ("keep", "dump"):
             self.requires(key, "reserve is above 0", self.reserve > 0)
         self.read = self.int_option("read", 1, 0, 2)
+        # read 1 shapes guard's sampled hands; 2 also the seat's own next draws
+        self.requires("read", "guard and alts are above 0 (or read is 2)",
+                      (self.guard > 0 and self.alts > 0) or self.read == 2)
         self._plays: dict[tuple[Table, tuple[Card, ...], int, bool], Play | None] = {}
         self._dead_memo: dict[Table, dict[Card, bool]] = {}
 
