@@ -180,6 +180,23 @@ def test_players_given_twice_must_agree(monkeypatch: pytest.MonkeyPatch,
                  "--seed", "1"]) == 0
 
 
+@pytest.mark.parametrize("game", ["gin", "gin3"])
+def test_a_hint_and_a_warning_are_one_line_each(monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str],
+                                                game: str) -> None:
+    """Piped, nothing is cut into lines at the console's width: the hint is
+    one line with its whole reason, and a long unknown move is echoed cut
+    short while the keys after it are told whole."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("hint\n" + "xyz" * 40 + "\nquit\n"))
+    assert main(["play", game, "--bot", "strong", "--seed", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    hint = [line for line in lines if "Hint:" in line]
+    assert len(hint) == 1 and re.search(r"\d+% to knock then; .+ \d+\.\d, \d+%$", hint[0])
+    unknown = [line for line in lines if "unknown move" in line]
+    assert len(unknown) == 1 and "xyz" * 14 not in unknown[0] and "…'" in unknown[0]
+    assert unknown[0].endswith("or a move's number.")
+
+
 @pytest.mark.parametrize(("game", "key"), [("gin", "'k CARD' to knock"), ("gin3", "'k CARD'"),
                                            ("three-thirteen", "'o CARD' to go out"),
                                            ("manipulation", "'m CARDS'")])

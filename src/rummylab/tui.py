@@ -67,7 +67,8 @@ from rummylab.thirteen.solver import solve as solve13
 SUIT_STYLE = {0: "bold", 1: "bold red", 2: "bold red", 3: "bold", 4: "bold magenta"}
 MANUAL = -2  # a move the player typed out in full and that is already applied
 SYMBOL = "♣♦♥♠"
-_WARN_MAX = 160  # characters of a warning; what was typed is echoed in it
+_WARN_MAX = 300  # characters of a warning (the keys fit; a typed line may not)
+_ECHO_MAX = 40  # characters of what was typed, echoed in a warning
 
 
 def card_text(card: Card) -> Text:
@@ -133,8 +134,10 @@ class TerminalGame:
         try:
             return int(self.gin.string_to_action(raw))
         except UnknownActionError:
-            raise IllegalActionError(f"unknown move {raw.strip()!r}. {self.help_text()}"
-                                     ) from None
+            typed = raw.strip()
+            if len(typed) > _ECHO_MAX:
+                typed = typed[:_ECHO_MAX - 1] + "…"
+            raise IllegalActionError(f"unknown move {typed!r}. {self.help_text()}") from None
 
     def wants_help(self, raw: str) -> bool:
         """``help`` (or ``?``) shows the keys again."""
@@ -144,15 +147,16 @@ class TerminalGame:
         return False
 
     def say(self, text: str) -> None:
-        """One line of plain text: names, moves and reasons are never markup."""
-        self.console.print(text, highlight=False, markup=False)
+        """One line of plain text: names, moves and reasons are never markup
+        (nor cut into lines: the terminal wraps them, a pipe keeps them whole)."""
+        self.console.print(text, highlight=False, markup=False, soft_wrap=True)
 
     def warn(self, message: str) -> None:
         """One line in red, never read as markup; a long echo of what was
         typed is cut short."""
         if len(message) > _WARN_MAX:
             message = message[:_WARN_MAX - 1] + "…"
-        self.console.print(Text(message, style="red"), highlight=False)
+        self.console.print(Text(message, style="red"), highlight=False, soft_wrap=True)
 
     def run(self, writer: RecordWriter | None = None) -> None:
         state = self.gin
