@@ -71,6 +71,28 @@ def test_records_replay_byte_for_byte(game):
         assert dumps(json.loads(line)) == line  # compact, key order kept
 
 
+@pytest.mark.parametrize(("changed", "value"), [("knock_limit", 5), ("big_gin_bonus", 40),
+                                              ("game_bonus", 250_000)])
+def test_records_written_before_an_option_check_still_replay(changed, value):
+    """Every game is reproducible from its record: options that a later check
+    refuses (a value Oklahoma makes void, a bonus without big gin, one over
+    the ceiling) were accepted before it, and a record of them replays as it
+    was played; a new game with them is still refused."""
+    from rummylab.errors import OptionError
+    from rummylab.options import as_played
+
+    options = {"target": 40, "oklahoma": True, changed: value}
+    with pytest.raises(OptionError):
+        new_state("gin", options, seed=5)
+    with as_played():  # the match as the code before the check played it
+        text = record_match("gin", 5, options)
+    assert json.loads(text.splitlines()[0])["options"][changed] == value
+    (m,) = replay_text(text)
+    assert m.state.options[changed] == value and m.winners
+    with pytest.raises(OptionError):  # as_played ends with its block
+        new_state("gin", options, seed=5)
+
+
 def test_records_gin3_record_holds_cut_and_advice():
     """Records: three-player Gin records the role cut (D-6) and the sitter's
     advice (§2.2), and both replay."""

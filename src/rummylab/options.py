@@ -11,7 +11,9 @@ rummylab.errors.OptionError: unknown option 'targt' (options: target)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from rummylab.errors import OptionError
@@ -21,6 +23,21 @@ OptionValue = int | bool | str
 # the most a bonus may be: far above any table's rules, and small enough that a
 # match's totals stay exact as floats (a larger one overflowed them)
 BONUS_MAX = 100_000
+
+# set while a record's options are read back (:func:`as_played`)
+_AS_PLAYED: ContextVar[bool] = ContextVar("rummylab_options_as_played", default=False)
+
+
+@contextmanager
+def as_played() -> Iterator[None]:
+    """Options read back from a record are taken as they were played: the
+    checks added after a record was written (a ceiling, an option another one
+    makes void) do not refuse it, so every record stays reproducible."""
+    token = _AS_PLAYED.set(True)
+    try:
+        yield
+    finally:
+        _AS_PLAYED.reset(token)
 
 
 @dataclass(frozen=True)
@@ -78,7 +95,7 @@ class Option:
             else:
                 raise bad
             if (self.minimum is not None and n < self.minimum) or (
-                self.maximum is not None and n > self.maximum
+                self.maximum is not None and n > self.maximum and not _AS_PLAYED.get()
             ):
                 raise bad
             return n
@@ -110,7 +127,7 @@ def resolve_options(
     out = {name: opt.convert(given[name]) if name in given else opt.default
            for name, opt in spec.items()}
     for name, opt in spec.items():
-        if out[name] == opt.default:
+        if out[name] == opt.default or _AS_PLAYED.get():
             continue
         if opt.needs and not out[opt.needs]:
             raise OptionError(f"option {name}={out[name]} does nothing without {opt.needs}=true")

@@ -47,6 +47,7 @@ from typing import IO, Any
 from rummylab.cards import parse_cards
 from rummylab.errors import RecordError, RummyError
 from rummylab.game import Event, State
+from rummylab.options import as_played
 from rummylab.registry import game_class
 
 FORMAT = "rummylab-record"
@@ -342,8 +343,9 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]],
         # every game is reproducible from its seed: a seeded match is dealt again from
         # it, and its deal lines must agree; one dealt as given replays its own decks
         seeded = type(seed) is int and head.get("dealt") != "given"
-        state: State = (ctor(options, seed, **played) if seeded
-                        else ctor(options, seed, decks=decks, **kwargs, **played))
+        with as_played():
+            state: State = (ctor(options, seed, **played) if seeded
+                            else ctor(options, seed, decks=decks, **kwargs, **played))
         seats = head.get("seats")
         if (not isinstance(seats, list) or len(seats) != state.num_players
                 or not all(isinstance(x, str) for x in seats)):
