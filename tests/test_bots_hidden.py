@@ -133,6 +133,7 @@ def test_strong_bot_options_are_checked() -> None:
     ("strong:alts=0:look=4", "manipulation", "look has no effect unless alts"),
     ("strong:alts=0:near=30", "manipulation", "near has no effect unless alts"),
     ("strong:guard=0:read=1", "manipulation", "read has no effect unless guard and alts"),
+    ("strong:alts=0:budget=0:read=2", "manipulation", "read has no effect unless guard"),
     ("strong:deny=0:budget=40", "gin", "budget has no effect unless deny, feed or knock"),
     ("strong:deny=0:tight=1", "gin3", "tight has no effect unless deny, feed or knock"),
     ("strong:deny=0:seed=2", "gin", "seed has no effect unless deny, feed or knock"),

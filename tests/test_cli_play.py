@@ -191,7 +191,7 @@ def test_a_hint_and_a_warning_are_one_line_each(monkeypatch: pytest.MonkeyPatch,
     assert main(["play", game, "--bot", "strong", "--seed", "3"]) == 0
     lines = capsys.readouterr().out.splitlines()
     hint = [line for line in lines if "Hint:" in line]
-    assert len(hint) == 1 and re.search(r"\d+% to knock then; .+ \d+\.\d, \d+%$", hint[0])
+    assert len(hint) == 1 and re.search(r"\d+% to knock then; .+ \d+\.\d, \d+%", hint[0])
     unknown = [line for line in lines if "unknown move" in line]
     assert len(unknown) == 1 and "xyz" * 14 not in unknown[0] and "…'" in unknown[0]
     assert unknown[0].endswith("or a move's number.")

@@ -140,8 +140,13 @@ def test_reasons_speak_of_deadwood_and_the_chance_to_knock() -> None:
                     held.append(reason)
             state.apply_action(action)
     both = re.compile(r"^(take \w+|pass|draw from the stock): .+ leaves \d+\.\d deadwood "
-                      r"expected after my next draw, \d+% to knock then; .+ \d+\.\d, \d+%$")
+                      r"expected after my next draw, \d+% to knock then; .+ \d+\.\d, \d+%"
+                      r"(; what the throws give the opponent decides it)?$")
     assert draws and all(both.search(r) for r in draws), draws[:3]
+    for r in draws:  # without the note, the move made shows the better knock chance
+        chosen = int(re.search(r"(\d+)% to knock then", r)[1])  # type: ignore[index]
+        other = int(re.search(r"; .+ \d+\.\d, (\d+)%", r)[1])  # type: ignore[index]
+        assert "decides it" in r or chosen >= other, r
     assert discards and all(r.split(": ", 1)[1].startswith(f"keeps {dw} deadwood")
                             or "; keeps " + f"{dw} deadwood" in r for dw, r in discards)
     assert held and all("hold for gin" in r for r in held), held[:3]

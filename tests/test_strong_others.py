@@ -583,7 +583,7 @@ def test_manipulation_reasons_speak_of_points_and_finishes() -> None:
             move, reason = bots[seat].move_hint(obs)
             assert reason and "\n" not in reason
             if move == DRAW and reason.startswith("draw again"):
-                found = re.search(r"leaves (\d+\.\d) points on average and knocks or goes out "
+                found = re.search(r"leaves (\d+\.\d) points on average and can knock or go out "
                                   r"after (\d+)% of the draws; now it sheds (\d+) points? and "
                                   r"leaves (\d+)$", reason)
                 assert found, reason

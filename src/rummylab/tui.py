@@ -134,10 +134,10 @@ class TerminalGame:
         try:
             return int(self.gin.string_to_action(raw))
         except UnknownActionError:
-            typed = raw.strip()
+            typed = repr(raw.strip())  # as quoted, escapes counted
             if len(typed) > _ECHO_MAX:
-                typed = typed[:_ECHO_MAX - 1] + "…"
-            raise IllegalActionError(f"unknown move {typed!r}. {self.help_text()}") from None
+                typed = typed[:_ECHO_MAX - 2] + "…" + typed[-1]
+            raise IllegalActionError(f"unknown move {typed}. {self.help_text()}") from None
 
     def wants_help(self, raw: str) -> bool:
         """``help`` (or ``?``) shows the keys again."""

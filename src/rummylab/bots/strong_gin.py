@@ -191,12 +191,16 @@ class StrongGinBot(Bot):
         fallback = PASS if PASS in legal else DRAW_STOCK
         # the reason in a player's terms: deadwood and the chance to knock a draw later
         taking = f"taking {card_str(top)} (and throwing {card_str(thrown)})"
-        if take_value < stock_value:
+        take = take_value < stock_value
+        # the values also weigh what each throw gives the opponent (deny, feed)
+        looks_better = (take_p, -take_dw) > (stock_p, -stock_dw)
+        note = "; what the throws give the opponent decides it" if looks_better != take else ""
+        if take:
             return TAKE_DISCARD, (f"take {card_str(top)}: {_outlook_text(taking, take_dw, take_p)}"
-                                  f"; a blind draw {stock_dw:.1f}, {stock_p:.0%}")
+                                  f"; a blind draw {stock_dw:.1f}, {stock_p:.0%}{note}")
         verb = "pass" if fallback == PASS else "draw from the stock"
         return fallback, (f"{verb}: {_outlook_text('a blind draw', stock_dw, stock_p)}"
-                          f"; {taking} {take_dw:.1f}, {take_p:.0%}")
+                          f"; {taking} {take_dw:.1f}, {take_p:.0%}{note}")
 
     def _blind_value(self, view: _View, hand: int) -> tuple[float, float, float]:
         """Expected value of drawing from the stock and discarding well, and
@@ -242,12 +246,12 @@ class StrongGinBot(Bot):
             if self._should_knock(view, dw, ev, win):
                 if self.knock <= 0:  # the default: the hand is a race to the first knock
                     return knock, f"knock with {dw} deadwood: the first knock wins most hands"
-                return knock, (f"knock with {dw} deadwood: wins {win:.0%} of the sampled "
+                return knock, (f"knock with {dw} deadwood: wins {win:.1%} of the sampled "
                                f"hands (at least {self.knock:.0%} wanted), "
                                f"{ev:+.1f} points expected")
             declined = (f"hold for gin with {dw} deadwood while the stock is long; "
                         if self._waits_for_gin(view, dw) else
-                        f"no knock with {dw} deadwood (it wins {win:.0%} of the sampled "
+                        f"no knock with {dw} deadwood (it wins {win:.1%} of the sampled "
                         f"hands, {self.knock:.0%} wanted); ")
         _, action = min((self._discard_value(view, hand & ~(1 << (a - DISCARD_BASE)),
                                              a - DISCARD_BASE), a) for a in discards)

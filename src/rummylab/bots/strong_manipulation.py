@@ -224,8 +224,9 @@ class StrongManipulationBot(Bot):
             self.requires(key, "reserve is above 0", self.reserve > 0)
         self.read = self.int_option("read", 1, 0, 2)
         # read 1 shapes guard's sampled hands; 2 also the seat's own next draws
-        self.requires("read", "guard and alts are above 0 (or read is 2)",
-                      (self.guard > 0 and self.alts > 0) or self.read == 2)
+        self.requires("read", "guard and alts are above 0 (or read is 2 and budget or alts is)",
+                      (self.guard > 0 and self.alts > 0)
+                      or (self.read == 2 and (self.budget > 0 or self.alts > 0)))
         self._plays: dict[tuple[Table, tuple[Card, ...], int, bool], Play | None] = {}
         self._dead_memo: dict[Table, dict[Card, bool]] = {}
 
@@ -449,8 +450,8 @@ class StrongManipulationBot(Bot):
         why = []
         if ahead:
             why.append(f"after my next draw it leaves {after:.1f} points on average and "
-                       f"finishes after {finish:.0%} of the draws (the best play "
-                       f"{top_after:.1f}, {top_finish:.0%})")
+                       f"can knock or go out after {finish:.0%} of the draws (the best "
+                       f"play {top_after:.1f}, {top_finish:.0%})")
         if hands:
             why.append(f"it leaves the other hands {threat:.2f} finishes expected on their "
                        f"next turns (the best play {top_threat:.2f})")
@@ -588,7 +589,7 @@ class StrongManipulationBot(Bot):
                 later, finish, after = self._draw_value(obs, pool, rng, others)
                 if later > now:
                     return DRAW, (f"draw again: with one more card the best play leaves "
-                                  f"{after:.1f} points on average and knocks or goes out "
+                                  f"{after:.1f} points on average and can knock or go out "
                                   f"after {finish:.0%} of the draws; now it sheds "
                                   f"{_points(play.points_shed)} and leaves {left}")
             return MELD_BEST, f"the best play sheds {play.points_shed} points, {left} left"
