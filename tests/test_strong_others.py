@@ -219,6 +219,39 @@ def test_thirteen_going_out_never_throws_a_wild_to_the_next_player() -> None:
     assert (action - GO_OUT_BASE) % 13 != 12, reason
 
 
+def test_thirteen_discard_reasons_speak_of_points_and_going_out() -> None:
+    """A discard's reason is for a player: the points the hand keeps (the
+    true count), what it expects after the next draw and the chance to go
+    out then, which is 0% only where no stock card lets it go out."""
+    import re
+
+    from rummylab.thirteen.game import DISCARD_BASE, GO_OUT_BASE
+    from rummylab.thirteen.solver import penalty, penalty_after_discard
+
+    seen = 0
+    for seed in range(3):
+        state = ThirteenState({"players": 3}, seed=seed)
+        bots = [StrongThirteenBot({"budget": "52"}, seed=s) for s in range(3)]
+        while not state.is_terminal() and seen < 60:
+            seat = state.current_player()
+            obs = state.observation(seat)
+            action, reason = bots[seat].hint(obs)
+            if DISCARD_BASE <= action < GO_OUT_BASE and reason.startswith("keeps"):
+                found = re.match(r"keeps (\d+) points?; after my next draw (\d+\.\d) expected, "
+                                 r"(\d+)% to go out \(the best of \d+ discards\)", reason)
+                assert found, reason
+                kept = multi_remove(obs.hand, action - DISCARD_BASE)
+                assert int(found[1]) == penalty(kept, obs.wild_rank)
+                pool = bots[seat].unseen(obs)
+                outs = [c for c in set(pool) if _can_add(kept, c)
+                        and penalty_after_discard(multi_add(kept, c), obs.wild_rank) == 0]
+                # budget 52: every kind of unseen card is weighed, so any out shows
+                assert (found[3] != "0") == bool(outs), reason
+                seen += 1
+            state.apply_action(action)
+    assert seen >= 30
+
+
 def test_thirteen_unseen_cards_are_exactly_the_stock_and_the_hidden_hands() -> None:
     """What the seat has not seen is the stock plus the other hands less
     the cards seen taken; once a seat has gone out (§3.5), its hand lies

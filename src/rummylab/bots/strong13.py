@@ -305,6 +305,21 @@ class StrongThirteenBot(Bot):
         either = _sum(w * min(x, stock) for w, x in values) / weight
         return stock + self.upcard * (either - stock)
 
+    def outlook(self, hand: int, draws: Sequence[tuple[Card, float]]) -> tuple[float, float]:
+        """What :meth:`lookahead` weighs, in a player's terms, for a draw
+        from the stock: the expected least penalty after it and the best
+        discard (0 where it goes out), and the chance that it goes out."""
+        total = outs = weight = 0.0
+        for c, w in draws:
+            if _can_add(hand, c):
+                v = self.after_discard(multi_add(hand, c))
+                total += w * v
+                outs += w * (v == 0)
+                weight += w
+        if not weight:
+            return float(self.penalty(hand)), 0.0
+        return total / weight, outs / weight
+
     def lookahead2(self, hand: int, outer: Sequence[tuple[Card, float]],
                    draws: Sequence[tuple[Card, float]], obs: ThirteenObservation,
                    hazard: float | None = None) -> float:
@@ -435,8 +450,13 @@ class StrongThirteenBot(Bot):
             scored = sorted((self.lookahead2(multi_remove(hand, c), outer, draws, obs), c)
                             for _, c in scored[:self.deep])
         help_ = self._next_player_help(obs, [c for _, c in scored])
-        value, card = min((v + self.feed * help_[c], c) for v, c in scored)
-        reason = f"keeps the best outlook ({value:.1f} expected points after the next draw)"
+        _, card = min((v + self.feed * help_[c], c) for v, c in scored)
+        kept = multi_remove(hand, card)
+        expected, out = self.outlook(kept, draws)
+        left = self.penalty(kept)
+        reason = (f"keeps {left} point{'' if left == 1 else 's'}; after my next draw "
+                  f"{expected:.1f} expected, {out:.0%} to go out (the best of "
+                  f"{len(set(cards))} discards)")
         if help_[card]:
             reason += f"; the next player gains {help_[card]:.1f} from it"
         return DISCARD_BASE + card, reason
