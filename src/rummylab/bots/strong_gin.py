@@ -26,7 +26,7 @@ they just declined or threw, and away from hands whose deadwood holds a card
 worth more than the one they just threw (a player throws their worst
 deadwood); each sample lays off on the bot's melds.
 
-Options: ``budget`` (opponent samples, 24), ``gin`` (hold for gin at this
+Options: ``budget`` (opponent samples, 24, at most 1,000), ``gin`` (hold for gin at this
 deadwood or less, 4), ``knock`` (least sampled chance of winning a knock,
 0: knock whenever allowed), ``look`` (weight of the next draw against the
 deadwood now, 1), ``race`` (bonus for the chance to knock after the next
@@ -34,8 +34,9 @@ draw, 150), ``deny`` (weight of the chance the opponent takes the discard,
 2), ``tight`` (weight of a sampled hand per deadwood card worth more than
 the opponent's last throw, 0.1; 1 turns it off), ``feed`` (weight of the
 deadwood a discard saves the sampled opponents, 0: measured weaker),
-``seed``. The defaults are the best of the measured settings
-(benchmarks/README.md, "Strength").
+``seed``. The samples serve ``deny``, ``feed`` and ``knock`` only, so with all
+three at 0 ``budget``, ``tight`` and ``seed`` are refused. The defaults are the
+best of the measured settings (benchmarks/README.md, "Strength").
 
 >>> from rummylab import new_state
 >>> state = new_state("gin", seed=2)

@@ -192,10 +192,12 @@ class StrongManipulationBot(Bot):
     which a round counts as decisive, default 0: never), ``guard`` (weight
     of the other seats' chance to finish on the table a play leaves, default
     2; 0 off), ``ghands`` (hands sampled per opponent for it, default
-    8), ``read`` (1, the default: the cards each seat kept from its latest
-    turn are drawn from the ones it could not have played then, see
+    8, at most 256), ``read`` (1, the default: the cards each seat kept from
+    its latest turn are drawn from the ones it could not have played then, see
     :func:`last_tables`; 0: from all the unseen cards; 2: the seat's own
-    next draws too are drawn from what such hands leave), ``seed``."""
+    next draws too are drawn from what such hands leave), ``seed``. The other
+    plays' options (``near``, ``look``, ``guard``, ``ghands``) are refused
+    with ``alts=0``, where they would do nothing."""
 
     name = "strong"
     accepted_options = ("budget", "seed", "risk", "hold", "reserve", "keep", "dump", "alts",
