@@ -252,6 +252,39 @@ def test_thirteen_discard_reasons_speak_of_points_and_going_out() -> None:
     assert seen >= 30
 
 
+def test_thirteen_draw_reasons_name_both_choices() -> None:
+    """A draw's reason names, for the upcard and the stock, the points
+    expected after the next draw and the chance to go out by then; where
+    those numbers favour the other choice, the reason says what decides."""
+    import re
+
+    from rummylab.thirteen.game import DRAW_STOCK, TAKE_DISCARD
+
+    both = re.compile(r"^(take \w+|draw from the stock): .+ leaves (\d+\.\d) points expected "
+                      r"after my next draw, (\d+)% to go out by then; .+ (\d+\.\d), (\d+)%"
+                      r"(; the upcards each could take next turn decide it)?$")
+    seen = 0
+    for seed in range(3):
+        state = ThirteenState({"players": 4}, seed=seed)
+        bots = [StrongThirteenBot(seed=s) for s in range(4)]
+        while not state.is_terminal() and seen < 25 * (seed + 1):
+            seat = state.current_player()
+            obs = state.observation(seat)
+            action, reason = bots[seat].hint(obs)
+            if action in (TAKE_DISCARD, DRAW_STOCK) and obs.went_out is None and (
+                    reason.startswith(("take ", "draw from"))):
+                found = both.match(reason)
+                assert found, reason
+                assert found[1].startswith("take") == (action == TAKE_DISCARD)
+                bonus = bots[seat].out_bonus
+                chosen = float(found[2]) - bonus * int(found[3]) / 100
+                other = float(found[4]) - bonus * int(found[5]) / 100
+                assert found[6] or chosen <= other + 0.2, reason  # rounding
+                seen += 1
+            state.apply_action(action)
+    assert seen == 75
+
+
 def test_thirteen_unseen_cards_are_exactly_the_stock_and_the_hidden_hands() -> None:
     """What the seat has not seen is the stock plus the other hands less
     the cards seen taken; once a seat has gone out (§3.5), its hand lies

@@ -135,6 +135,11 @@ def _can_add(multi: int, card: Card) -> bool:
     return not multi >> (52 + card) & 1
 
 
+def _outlook13(what: str, points: float, out: float) -> str:
+    return (f"{what} leaves {points:.1f} points expected after my next draw, "
+            f"{out:.0%} to go out by then")
+
+
 class StrongThirteenBot(Bot):
     """Options: ``budget`` (unseen cards sampled per lookahead, default 48),
     ``seed``, ``out_bonus`` (points a going-out draw is worth below zero,
@@ -322,14 +327,16 @@ class StrongThirteenBot(Bot):
 
     def lookahead2(self, hand: int, outer: Sequence[tuple[Card, float]],
                    draws: Sequence[tuple[Card, float]], obs: ThirteenObservation,
-                   hazard: float | None = None) -> float:
+                   hazard: float | None = None,
+                   kept: list[tuple[float, int | None]] | None = None) -> float:
         """Expected penalty over two draws: after the first (from ``outer``:
         the stock only; the upcard's choice counts in the :meth:`lookahead`
         of the second),
         the round has ended with probability ``hazard`` (default the option;
         another seat went out before this turn: the penalty after the best
         discard counts), else the best discard is followed by
-        :meth:`lookahead` over ``draws``."""
+        :meth:`lookahead` over ``draws``. ``kept``, if given, collects each
+        first draw's weight and the hand kept after it (None: it goes out)."""
         if hazard is None:
             hazard = self.hazard
         total = 0.0
@@ -341,9 +348,14 @@ class StrongThirteenBot(Bot):
             now = self.after_discard(drawn)
             if now == 0:
                 v = self.value(-self.out_bonus)
+                if kept is not None:
+                    kept.append((w, None))
             else:
-                later = self._best_keeps(drawn, self.discards(drawn, None, obs), draws, 2)[0][0]
+                later, card = self._best_keeps(drawn, self.discards(drawn, None, obs), draws,
+                                               2)[0]
                 v = hazard * self.value(now) + (1 - hazard) * later
+                if kept is not None:
+                    kept.append((w, multi_remove(drawn, card)))
             total += w * v
             weight += w
         return total / weight if weight else self.value(self.penalty(hand))
@@ -418,15 +430,33 @@ class StrongThirteenBot(Bot):
         if take_pen == 0:
             return TAKE_DISCARD, f"{card_str(top)} lets me go out"
         draws = self._samples(pool, rng, self.budget)
-        take_v = self._best_keeps(taken, keep, draws, 3)[0][0]
+        take_v, thrown = self._best_keeps(taken, keep, draws, 3)[0]
         # the stock: a draw, the best discard, then the next draw's outlook
         outer = self._samples(pool, rng, max(2, self.budget // 2))
-        stock_v = self.lookahead2(hand, outer, draws, obs, hazard=0.0)
-        if take_v < stock_v:
-            return TAKE_DISCARD, (f"{card_str(top)} improves the outlook: {take_v:.1f} "
-                                  f"expected points against {stock_v:.1f} from the stock")
-        return DRAW_STOCK, (f"the stock is better: {stock_v:.1f} expected points against "
-                            f"{take_v:.1f} with {card_str(top)}")
+        stock_kept: list[tuple[float, int | None]] = []
+        stock_v = self.lookahead2(hand, outer, draws, obs, hazard=0.0, kept=stock_kept)
+        # the reason in a player's terms: points and the chance to go out by the next draw
+        take_pts, take_out = self.outlook(multi_remove(taken, thrown), draws)
+        weight = _sum(w for w, _ in stock_kept)
+        stock_pts, stock_out = float(self.penalty(hand)), 0.0
+        if weight:
+            stock_pts = stock_out = 0.0
+            for w, h in stock_kept:
+                pts, goes = (0.0, 1.0) if h is None else self.outlook(h, draws)
+                stock_pts += w * pts / weight
+                stock_out += w * goes / weight
+        taking = f"taking {card_str(top)} (and throwing {card_str(thrown)})"
+        take = take_v < stock_v
+        # the values also count the upcard each kept hand could take next turn
+        shown = take_pts - self.out_bonus * take_out < stock_pts - self.out_bonus * stock_out
+        note = "; the upcards each could take next turn decide it" if shown != take else ""
+        if take:
+            return TAKE_DISCARD, (f"take {card_str(top)}: "
+                                  f"{_outlook13(taking, take_pts, take_out)}; a stock draw "
+                                  f"{stock_pts:.1f}, {stock_out:.0%}{note}")
+        return DRAW_STOCK, (f"draw from the stock: "
+                            f"{_outlook13('a stock draw', stock_pts, stock_out)}; {taking} "
+                            f"{take_pts:.1f}, {take_out:.0%}{note}")
 
     def _discard(self, obs: ThirteenObservation, pool: list[Card],
                  rng: random.Random) -> tuple[int, str]:
