@@ -285,6 +285,26 @@ def test_thirteen_draw_reasons_name_both_choices() -> None:
     assert seen == 75
 
 
+def test_thirteen_a_card_drawn_is_not_drawn_again() -> None:
+    """Two draws ahead, the second comes from the pool less the first: in a
+    one-deck game (two players) the card drawn first is out of the second
+    draw's cards, as if it had never been unseen."""
+    state = _midgame(ThirteenState({"players": 2}, seed=5), "three-thirteen", 6)
+    obs = state.observation(state.current_player())
+    bot = StrongThirteenBot(seed=1)
+    bot._setup(obs)
+    pool = bot.unseen(obs)
+    assert len(set(pool)) == len(pool)  # one deck: one copy of each unseen card
+    draws = [(c, 1 / len(pool)) for c in pool]
+    for c in pool[:8]:
+        with_pool = bot.lookahead2(obs.hand, [(c, 1.0)], draws, obs, hazard=0.0,
+                                   pool_size=len(pool))
+        without_c = bot.lookahead2(obs.hand, [(c, 1.0)], [d for d in draws if d[0] != c],
+                                   obs, hazard=0.0)
+        assert with_pool == pytest.approx(without_c)
+    assert strong13._less_one(draws, pool[0], 1 / len(pool)) == draws[1:]
+
+
 def test_thirteen_unseen_cards_are_exactly_the_stock_and_the_hidden_hands() -> None:
     """What the seat has not seen is the stock plus the other hands less
     the cards seen taken; once a seat has gone out (§3.5), its hand lies

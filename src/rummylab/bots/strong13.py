@@ -135,6 +135,14 @@ def _can_add(multi: int, card: Card) -> bool:
     return not multi >> (52 + card) & 1
 
 
+def _less_one(draws: Sequence[tuple[Card, float]], card: Card,
+              share: float) -> list[tuple[Card, float]]:
+    """``draws`` with one copy of ``card`` (``share`` of the pool) gone: the
+    card drawn before them cannot be drawn again."""
+    return [(d, w - share if d == card else w) for d, w in draws
+            if d != card or w - share > 1e-12]
+
+
 def _outlook13(what: str, points: float, out: float) -> str:
     return (f"{what} leaves {points:.1f} points expected after my next draw, "
             f"{out:.0%} to go out by then")
@@ -328,15 +336,18 @@ class StrongThirteenBot(Bot):
     def lookahead2(self, hand: int, outer: Sequence[tuple[Card, float]],
                    draws: Sequence[tuple[Card, float]], obs: ThirteenObservation,
                    hazard: float | None = None,
-                   kept: list[tuple[float, int | None]] | None = None) -> float:
+                   kept: list[tuple[float, int | None, Card]] | None = None,
+                   pool_size: int = 0) -> float:
         """Expected penalty over two draws: after the first (from ``outer``:
         the stock only; the upcard's choice counts in the :meth:`lookahead`
         of the second),
         the round has ended with probability ``hazard`` (default the option;
         another seat went out before this turn: the penalty after the best
         discard counts), else the best discard is followed by
-        :meth:`lookahead` over ``draws``. ``kept``, if given, collects each
-        first draw's weight and the hand kept after it (None: it goes out)."""
+        :meth:`lookahead` over ``draws``, less the first draw's card where
+        ``pool_size`` (the unseen cards ``draws`` stand for) is given. ``kept``,
+        if given, collects each first draw's weight, the hand kept after it
+        (None: it goes out) and the card drawn."""
         if hazard is None:
             hazard = self.hazard
         total = 0.0
@@ -349,13 +360,14 @@ class StrongThirteenBot(Bot):
             if now == 0:
                 v = self.value(-self.out_bonus)
                 if kept is not None:
-                    kept.append((w, None))
+                    kept.append((w, None, c))
             else:
-                later, card = self._best_keeps(drawn, self.discards(drawn, None, obs), draws,
+                inner = _less_one(draws, c, 1 / pool_size) if pool_size else draws
+                later, card = self._best_keeps(drawn, self.discards(drawn, None, obs), inner,
                                                2)[0]
                 v = hazard * self.value(now) + (1 - hazard) * later
                 if kept is not None:
-                    kept.append((w, multi_remove(drawn, card)))
+                    kept.append((w, multi_remove(drawn, card), c))
             total += w * v
             weight += w
         return total / weight if weight else self.value(self.penalty(hand))
@@ -433,16 +445,18 @@ class StrongThirteenBot(Bot):
         take_v, thrown = self._best_keeps(taken, keep, draws, 3)[0]
         # the stock: a draw, the best discard, then the next draw's outlook
         outer = self._samples(pool, rng, max(2, self.budget // 2))
-        stock_kept: list[tuple[float, int | None]] = []
-        stock_v = self.lookahead2(hand, outer, draws, obs, hazard=0.0, kept=stock_kept)
+        stock_kept: list[tuple[float, int | None, Card]] = []
+        stock_v = self.lookahead2(hand, outer, draws, obs, hazard=0.0, kept=stock_kept,
+                                  pool_size=len(pool))
         # the reason in a player's terms: points and the chance to go out by the next draw
         take_pts, take_out = self.outlook(multi_remove(taken, thrown), draws)
-        weight = _sum(w for w, _ in stock_kept)
+        weight = _sum(w for w, _, _ in stock_kept)
         stock_pts, stock_out = float(self.penalty(hand)), 0.0
         if weight:
             stock_pts = stock_out = 0.0
-            for w, h in stock_kept:
-                pts, goes = (0.0, 1.0) if h is None else self.outlook(h, draws)
+            for w, h, c in stock_kept:
+                pts, goes = ((0.0, 1.0) if h is None
+                             else self.outlook(h, _less_one(draws, c, 1 / len(pool))))
                 stock_pts += w * pts / weight
                 stock_out += w * goes / weight
         taking = f"taking {card_str(top)} (and throwing {card_str(thrown)})"
@@ -477,7 +491,8 @@ class StrongThirteenBot(Bot):
         scored = self._best_keeps(hand, cards, draws, 6)  # deep's limit
         if self.deep > 1 and len(scored) > 1:
             outer = self._samples(pool, rng, max(2, self.budget // 2))
-            scored = sorted((self.lookahead2(multi_remove(hand, c), outer, draws, obs), c)
+            scored = sorted((self.lookahead2(multi_remove(hand, c), outer, draws, obs,
+                                             pool_size=len(pool)), c)
                             for _, c in scored[:self.deep])
         help_ = self._next_player_help(obs, [c for _, c in scored])
         _, card = min((v + self.feed * help_[c], c) for v, c in scored)
