@@ -335,8 +335,8 @@ class _View:
         self.budget = budget
         self._opponents: list[tuple[int, float]] | None = None
         self._take: dict[int, tuple[float, float]] = {}
-        self._values: dict[int, float] = {}
-        self._outlooks: dict[int, tuple[float, float]] = {}
+        # hand -> (value, expected deadwood after a draw, chance to knock then)
+        self._values: dict[int, tuple[float, float, float]] = {}
 
     @property
     def draw_sample(self) -> list[int]:
@@ -345,16 +345,23 @@ class _View:
     def hand_value(self, hand: int) -> float:
         """Expected deadwood of a 10-card hand after one more draw, each
         unseen card equally likely; the drawn card may be thrown back."""
-        v = self._values.get(hand)
-        if v is not None:
-            return v
+        got = self._values.get(hand)
+        return (got or self._evaluate(hand))[0]
+
+    def outlook(self, hand: int) -> tuple[float, float]:
+        """What :meth:`hand_value` weighs, in a player's terms: the expected
+        deadwood of a 10-card hand after one more draw and the chance that it
+        may knock then."""
+        got = self._values.get(hand) or self._evaluate(hand)
+        return got[1], got[2]
+
+    def _evaluate(self, hand: int) -> tuple[float, float, float]:
         now = _dw(hand)
         limit = self.obs.knock_limit
         if now == 0 or not self._unseen_list:
-            v = float(now) - (self.race if now <= limit else 0.0)
-            self._values[hand] = v
-            self._outlooks[hand] = (float(now), 1.0 if now <= limit else 0.0)
-            return v
+            chance = 1.0 if now <= limit else 0.0
+            got = self._values[hand] = (float(now) - self.race * chance, float(now), chance)
+            return got
         total = 0
         ready = 0
         # a card that melds with no two cards of the hand can only replace the
@@ -370,17 +377,8 @@ class _View:
         # the race to knock: the chance of being able to knock after the next draw
         chance = 1.0 if now <= limit else ready / n
         v -= self.race * chance
-        self._values[hand] = v
-        self._outlooks[hand] = (total / n, chance)
-        return v
-
-    def outlook(self, hand: int) -> tuple[float, float]:
-        """What :meth:`hand_value` weighs, in a player's terms: the expected
-        deadwood of a 10-card hand after one more draw and the chance that it
-        may knock then."""
-        if hand not in self._outlooks:
-            self.hand_value(hand)
-        return self._outlooks[hand]
+        got = self._values[hand] = (v, total / n, chance)
+        return got
 
     @property
     def opponents(self) -> list[tuple[int, float]]:
