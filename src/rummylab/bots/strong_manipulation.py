@@ -432,9 +432,9 @@ class StrongManipulationBot(Bot):
                 total = after = 0.0
                 for c in picks:
                     hand = [*rest, c]
-                    play = best_play(cand.table, hand, obs.decks)
-                    total += self._after(obs, kept + CARD_POINTS[c], len(hand), play, others)
-                    left, out = _leaves(kept + CARD_POINTS[c], len(hand), play)
+                    left, out = _leaves(kept + CARD_POINTS[c], len(hand),
+                                        best_play(cand.table, hand, obs.decks))
+                    total += self._value(obs, left, out, others)
                     finish += out or left <= limit
                     after += left
                 value = total / len(picks)
@@ -620,17 +620,9 @@ class StrongManipulationBot(Bot):
         picks = self._draws(obs, pool, rng, self.budget)
         for c in picks:
             hand = [*obs.hand, c]
-            play = self.best(obs, hand)
-            total += self._after(obs, held + CARD_POINTS[c], len(hand), play, others)
-            left, out = _leaves(held + CARD_POINTS[c], len(hand), play)
+            left, out = _leaves(held + CARD_POINTS[c], len(hand), self.best(obs, hand))
+            total += self._value(obs, left, out, others)
             finish += out or left <= limit
             kept += left
         n = len(picks)
         return total / n, finish / n, kept / n
-
-    def _after(self, obs: ManipulationObservation, held: int, size: int, play: Play | None,
-               others: float) -> float:
-        """The value of making ``play`` (None: no meld) from a hand of ``size``
-        cards worth ``held`` points."""
-        left, out = _leaves(held, size, play)
-        return self._value(obs, left, out, others)
