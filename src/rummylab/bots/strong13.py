@@ -336,7 +336,7 @@ class StrongThirteenBot(Bot):
     def lookahead2(self, hand: int, outer: Sequence[tuple[Card, float]],
                    draws: Sequence[tuple[Card, float]], obs: ThirteenObservation,
                    hazard: float | None = None,
-                   kept: list[tuple[float, int | None, Card]] | None = None,
+                   kept: list[tuple[float, float, float]] | None = None,
                    pool_size: int = 0) -> float:
         """Expected penalty over two draws: after the first (from ``outer``:
         the stock only; the upcard's choice counts in the :meth:`lookahead`
@@ -346,8 +346,9 @@ class StrongThirteenBot(Bot):
         discard counts), else the best discard is followed by
         :meth:`lookahead` over ``draws``, less the first draw's card where
         ``pool_size`` (the unseen cards ``draws`` stand for) is given. ``kept``,
-        if given, collects each first draw's weight, the hand kept after it
-        (None: it goes out) and the card drawn."""
+        if given, collects each first draw's weight and the :meth:`outlook`
+        of the hand kept after it (0 points and a certain out where it goes
+        out)."""
         if hazard is None:
             hazard = self.hazard
         total = 0.0
@@ -360,14 +361,14 @@ class StrongThirteenBot(Bot):
             if now == 0:
                 v = self.value(-self.out_bonus)
                 if kept is not None:
-                    kept.append((w, None, c))
+                    kept.append((w, 0.0, 1.0))
             else:
                 inner = _less_one(draws, c, 1 / pool_size) if pool_size else draws
                 later, card = self._best_keeps(drawn, self.discards(drawn, None, obs), inner,
                                                2)[0]
                 v = hazard * self.value(now) + (1 - hazard) * later
                 if kept is not None:
-                    kept.append((w, multi_remove(drawn, card), c))
+                    kept.append((w, *self.outlook(multi_remove(drawn, card), inner)))
             total += w * v
             weight += w
         return total / weight if weight else self.value(self.penalty(hand))
@@ -445,7 +446,7 @@ class StrongThirteenBot(Bot):
         take_v, thrown = self._best_keeps(taken, keep, draws, 3)[0]
         # the stock: a draw, the best discard, then the next draw's outlook
         outer = self._samples(pool, rng, max(2, self.budget // 2))
-        stock_kept: list[tuple[float, int | None, Card]] = []
+        stock_kept: list[tuple[float, float, float]] = []
         stock_v = self.lookahead2(hand, outer, draws, obs, hazard=0.0, kept=stock_kept,
                                   pool_size=len(pool))
         # the reason in a player's terms: points and the chance to go out by the next draw
@@ -453,12 +454,8 @@ class StrongThirteenBot(Bot):
         weight = _sum(w for w, _, _ in stock_kept)
         stock_pts, stock_out = float(self.penalty(hand)), 0.0
         if weight:
-            stock_pts = stock_out = 0.0
-            for w, h, c in stock_kept:
-                pts, goes = ((0.0, 1.0) if h is None
-                             else self.outlook(h, _less_one(draws, c, 1 / len(pool))))
-                stock_pts += w * pts / weight
-                stock_out += w * goes / weight
+            stock_pts = _sum(w * pts for w, pts, _ in stock_kept) / weight
+            stock_out = _sum(w * goes for w, _, goes in stock_kept) / weight
         taking = f"taking {card_str(top)} (and throwing {card_str(thrown)})"
         take = take_v < stock_v
         # the values also count the upcard each kept hand could take next turn
