@@ -61,7 +61,10 @@ seat's observation:
   the best meld, so it is as low as it gets) unless the undercut risk is too
   high: each other hand small enough to hold as few points is drawn from the
   unseen cards, and the seat draws on instead when the chance that one of
-  them ties or beats it exceeds ``risk``.
+  them ties or beats it exceeds ``risk``. On the round's last turn (the
+  meld-only turn of the seat that drew the pile's last card) it passes: the
+  hands are counted then anyway, and a knock could only give a tied or
+  lower hand the undercut bonus.
 - **a reserve** (off by default: ``reserve`` 0). A turn that ends without a
   meld costs up to three cards (§4.4) and a meld ends the turn (D-14), so with
   ``reserve`` above 0 the seat melds the high cards of its best play and keeps
@@ -163,6 +166,36 @@ def first_meld_due(obs: ManipulationObservation, *, latest_turn: bool = False) -
         melded[seat] = melded[seat] or text.startswith("meld ")
         prev = seat
     return [not (at_start if latest_turn else melded)[s] for s in range(n)]
+
+
+def last_turn(obs: ManipulationObservation) -> bool:
+    """Is this the round's last turn: the meld-only turn of the seat that
+    drew the pile's last card (§4.10, D-23)? Public, from the round's moves:
+    every turn but a meld-only one opens with a draw, and every turn logs at
+    least one move (records of version 2).
+
+    >>> from rummylab import new_state
+    >>> state = new_state("manipulation", {"players": 3}, seed=2)
+    >>> last_turn(state.observation(state.current_player()))
+    False
+    """
+    if not obs.exhausted or obs.phase not in ("final", "after_meld"):
+        return False
+    left = obs.decks * 53 - 10 * obs.num_players  # the pile after the deal
+    after = 0  # turns logged after the one that emptied the pile
+    prev = None
+    for seat, text in obs.actions:
+        if seat != prev:  # a seat's actions in a row are one turn
+            prev = seat
+            if left <= 0:
+                after += 1
+            else:
+                left -= 1
+        if text == "draw" and left > 0:
+            left -= 1
+    # a meld-only turn in progress is logged once it has melded
+    turn = after if obs.phase == "after_meld" else after + 1
+    return turn == obs.num_players
 
 
 def _points(n: int) -> str:
@@ -596,6 +629,11 @@ class StrongManipulationBot(Bot):
                                   f"{_points(play.points_shed)} and leaves {left}")
             return MELD_BEST, f"the best play sheds {play.points_shed} points, {left} left"
         if KNOCK in legal:
+            if PASS in legal and last_turn(obs):
+                # the hands are counted now either way; a knock only hands a
+                # tied or lower hand the undercut bonus (§4.9, D-20)
+                return PASS, (f"{held} points in hand, the round's last turn: pass, "
+                              f"a knock could only be undercut")
             risk = self.undercut_risk(obs, held, pool, rng)
             if risk <= self.risk or (DRAW not in legal and PASS not in legal):
                 return KNOCK, f"{held} points in hand: knock (undercut risk {risk:.0%})"
