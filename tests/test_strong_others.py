@@ -560,13 +560,15 @@ def test_last_tables_follow_each_seats_latest_turn() -> None:
     assert any(t is not None and t[0] for t in truth)
 
 
-def _run_the_pile_out(players: int, seed: int) -> list[ManipulationState]:
-    """A round's states, seat to act, with few melds and no knock, so that
-    the pile runs out and the meld-only turns (§4.10, D-23) come."""
-    state = ManipulationState({"players": players}, seed=seed)
+def _run_the_pile_out(players: int, seed: int, rounds: int = 1,
+                      options: dict[str, object] | None = None) -> list[ManipulationState]:
+    """The states of the first ``rounds`` rounds, seat to act, with few
+    melds and no knock, so that the pile runs out and the meld-only turns
+    (§4.10, D-23) come."""
+    state = ManipulationState({"players": players, **(options or {})}, seed=seed)
     rng = random.Random(seed)
     states = []
-    while state.round == 1 and not state.is_terminal():
+    while state.round <= rounds and not state.is_terminal():
         states.append(state.clone())
         legal = state.legal_actions()
         choices = [a for a in legal if a != KNOCK] or legal
@@ -576,14 +578,15 @@ def _run_the_pile_out(players: int, seed: int) -> list[ManipulationState]:
     return states
 
 
-@pytest.mark.parametrize("players", [2, 3, 5])
-def test_last_turn_is_read_from_the_record(players: int) -> None:
+@pytest.mark.parametrize(("players", "options"), [
+    (2, {}), (3, {}), (4, {"initial_meld_from_hand": True}), (5, {})])
+def test_last_turn_is_read_from_the_record(players: int, options: dict[str, object]) -> None:
     """§4.10, D-23: the round's last turn (the meld-only turn of the seat
-    that drew the pile's last card), read from the public moves, against
-    the engine's queue of meld-only turns."""
+    that drew the pile's last card), read from the public moves of each
+    round, against the engine's queue of meld-only turns."""
     lasts = 0
-    for seed in range(8):
-        for state in _run_the_pile_out(players, seed):
+    for seed in range(6):
+        for state in _run_the_pile_out(players, seed, rounds=2, options=options):
             seat = state.current_player()
             truth = state._final_turn and state._final_queue == [seat]
             assert last_turn(state.observation(seat)) == truth
@@ -593,9 +596,9 @@ def test_last_turn_is_read_from_the_record(players: int) -> None:
 
 def test_strong_passes_rather_than_knock_on_the_last_turn() -> None:
     """§4.9, D-20: on the round's last turn the hands are counted anyway, so
-    a knock could only give a tied or lower hand the undercut bonus; on an
-    earlier meld-only turn a knock still ends the round before the others
-    meld."""
+    a knock is never better for the round and gives a hand that ties or
+    beats the seat's the undercut bonus; on an earlier meld-only turn a
+    knock still ends the round before the others meld."""
     bot = StrongManipulationBot({"risk": "100"}, seed=1)  # knock at any risk
     seen = {True: 0, False: 0}
     for seed in range(6):

@@ -63,8 +63,11 @@ seat's observation:
   unseen cards, and the seat draws on instead when the chance that one of
   them ties or beats it exceeds ``risk``. On the round's last turn (the
   meld-only turn of the seat that drew the pile's last card) it passes: the
-  hands are counted then anyway, and a knock could only give a tied or
-  lower hand the undercut bonus.
+  hands are counted then anyway, so for the round a knock is never better,
+  and it would give a hand that ties or beats the seat's the round with the
+  undercut bonus (on a tie the seat loses its share of the win). A knock
+  that hands another seat the points to end the game while the seat leads
+  could, rarely, win the match; that is not modelled.
 - **a reserve** (off by default: ``reserve`` 0). A turn that ends without a
   meld costs up to three cards (§4.4) and a meld ends the turn (D-14), so with
   ``reserve`` above 0 the seat melds the high cards of its best play and keeps
@@ -632,8 +635,9 @@ class StrongManipulationBot(Bot):
             if PASS in legal and last_turn(obs):
                 # the hands are counted now either way; a knock only hands a
                 # tied or lower hand the undercut bonus (§4.9, D-20)
-                return PASS, (f"{held} points in hand, the round's last turn: pass, "
-                              f"a knock could only be undercut")
+                return PASS, (f"{held} points in hand on the round's last turn: pass; "
+                              f"the hands are counted now anyway, and a knock would give "
+                              f"a hand that ties or beats mine the undercut bonus")
             risk = self.undercut_risk(obs, held, pool, rng)
             if risk <= self.risk or (DRAW not in legal and PASS not in legal):
                 return KNOCK, f"{held} points in hand: knock (undercut risk {risk:.0%})"
