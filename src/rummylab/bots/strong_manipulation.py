@@ -633,8 +633,8 @@ class StrongManipulationBot(Bot):
             return MELD_BEST, f"the best play sheds {play.points_shed} points, {left} left"
         if KNOCK in legal:
             if PASS in legal and last_turn(obs):
-                # the hands are counted now either way; a knock only hands a
-                # tied or lower hand the undercut bonus (§4.9, D-20)
+                # the hands are counted now either way; a knock can only cost
+                # (the undercut bonus to a hand that ties or beats this one)
                 return PASS, (f"{held} points in hand on the round's last turn: pass; "
                               f"the hands are counted now anyway, and a knock would give "
                               f"a hand that ties or beats mine the undercut bonus")
