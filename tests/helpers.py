@@ -19,6 +19,7 @@ from typing import Any
 from rummylab.cards import Card, CardSet, cards_of, parse_card, parse_cards, parse_mask
 from rummylab.gin.game import DISCARD_BASE, DRAW_STOCK, GinState
 from rummylab.gin.three import Gin3State
+from rummylab.manipulation.game import KNOCK, MELD_BEST, ManipulationState
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 
@@ -526,3 +527,20 @@ def thirteen_solution_problems(cards: Sequence[Card], wild_rank: int, all_wild: 
             problems.append(f"unknown kind {combo.kind!r}")
     return problems
 
+
+def run_the_pile_out(players: int, seed: int, rounds: int = 1,
+                     options: dict[str, object] | None = None) -> list[ManipulationState]:
+    """The states of the first ``rounds`` rounds, seat to act, with few
+    melds and no knock, so that the pile runs out and the meld-only turns
+    (§4.10, D-23) come."""
+    state = ManipulationState({"players": players, **(options or {})}, seed=seed)
+    rng = random.Random(seed)
+    states = []
+    while state.round <= rounds and not state.is_terminal():
+        states.append(state.clone())
+        legal = state.legal_actions()
+        choices = [a for a in legal if a != KNOCK] or legal
+        if MELD_BEST in choices and rng.random() < 0.9:
+            choices = [a for a in choices if a != MELD_BEST] or choices
+        state.apply_action(rng.choice(choices))
+    return states

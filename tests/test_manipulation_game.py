@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import run_the_pile_out
 from rummylab.bots import make_bot
 from rummylab.cards import JOKER, parse_card, parse_cards
 from rummylab.errors import IllegalActionError, OptionError
@@ -621,3 +622,26 @@ def test_D21_equal_final_scores_share_the_win() -> None:
     assert s.is_terminal()
     assert s.final_scores[0] == s.final_scores[1] == 260
     assert s.winners == [0, 1]
+
+
+@pytest.mark.parametrize(("players", "options"), [
+    (2, {}), (3, {}), (4, {"initial_meld_from_hand": True}), (5, {})])
+def test_observation_shows_the_last_turn(players: int, options: dict[str, object]) -> None:
+    """§4.10, D-23: every seat's view shows when the turn in progress is
+    the round's last (the meld-only turn of the seat that drew the pile's
+    last card): exactly the turns that a pass ends with the round."""
+    lasts = 0
+    for seed in range(6):
+        for state in run_the_pile_out(players, seed, rounds=2, options=options):
+            shown = {state.observation(s).last_turn for s in range(players)}
+            assert len(shown) == 1  # public
+            if PASS in state.legal_actions():
+                after = state.clone()
+                after.apply_action(PASS)
+                ends = after.round != state.round or after.is_terminal()
+                assert shown == {ends}
+                assert not ends or after.round_results[-1]["ended"] == "exhausted"
+            else:
+                assert shown == {False}
+            lasts += shown == {True}
+    assert lasts >= 4

@@ -13,10 +13,10 @@ from typing import Any, TypeVar
 
 import pytest
 
-from helpers import SCRIPTS, refused_before_playing, script_module
+from helpers import SCRIPTS, refused_before_playing, run_the_pile_out, script_module
 from rummylab.bots import BOT_LEVELS, make_bot, strong13
 from rummylab.bots.strong13 import _P_MIN, StrongThirteenBot, _can_add, win_chances
-from rummylab.bots.strong_manipulation import StrongManipulationBot, last_tables, last_turn
+from rummylab.bots.strong_manipulation import StrongManipulationBot, last_tables
 from rummylab.cards import multi_add, multi_cards, multi_count, multi_remove, parse_cards
 from rummylab.errors import OptionError
 from rummylab.game import State
@@ -560,40 +560,6 @@ def test_last_tables_follow_each_seats_latest_turn() -> None:
     assert any(t is not None and t[0] for t in truth)
 
 
-def _run_the_pile_out(players: int, seed: int, rounds: int = 1,
-                      options: dict[str, object] | None = None) -> list[ManipulationState]:
-    """The states of the first ``rounds`` rounds, seat to act, with few
-    melds and no knock, so that the pile runs out and the meld-only turns
-    (§4.10, D-23) come."""
-    state = ManipulationState({"players": players, **(options or {})}, seed=seed)
-    rng = random.Random(seed)
-    states = []
-    while state.round <= rounds and not state.is_terminal():
-        states.append(state.clone())
-        legal = state.legal_actions()
-        choices = [a for a in legal if a != KNOCK] or legal
-        if MELD_BEST in choices and rng.random() < 0.9:
-            choices = [a for a in choices if a != MELD_BEST] or choices
-        state.apply_action(rng.choice(choices))
-    return states
-
-
-@pytest.mark.parametrize(("players", "options"), [
-    (2, {}), (3, {}), (4, {"initial_meld_from_hand": True}), (5, {})])
-def test_last_turn_is_read_from_the_record(players: int, options: dict[str, object]) -> None:
-    """§4.10, D-23: the round's last turn (the meld-only turn of the seat
-    that drew the pile's last card), read from the public moves of each
-    round, against the engine's queue of meld-only turns."""
-    lasts = 0
-    for seed in range(6):
-        for state in _run_the_pile_out(players, seed, rounds=2, options=options):
-            seat = state.current_player()
-            truth = state._final_turn and state._final_queue == [seat]
-            assert last_turn(state.observation(seat)) == truth
-            lasts += truth
-    assert lasts >= 4
-
-
 def test_strong_passes_rather_than_knock_on_the_last_turn() -> None:
     """§4.9, D-20: on the round's last turn the hands are counted anyway, so
     a knock is never better for the round and gives a hand that ties or
@@ -602,7 +568,7 @@ def test_strong_passes_rather_than_knock_on_the_last_turn() -> None:
     bot = StrongManipulationBot({"risk": "100"}, seed=1)  # knock at any risk
     seen = {True: 0, False: 0}
     for seed in range(6):
-        for state in _run_the_pile_out(3, seed):
+        for state in run_the_pile_out(3, seed):
             if not state._final_turn:
                 continue
             seat = state.current_player()
@@ -616,7 +582,7 @@ def test_strong_passes_rather_than_knock_on_the_last_turn() -> None:
                 action = bot.act(state.observation(seat))
             obs = state.observation(seat)
             assert KNOCK in obs.legal_actions and PASS in obs.legal_actions
-            last = last_turn(obs)
+            last = obs.last_turn
             assert action == (PASS if last else KNOCK)
             seen[last] += 1
     assert seen[True] >= 3 and seen[False] >= 3

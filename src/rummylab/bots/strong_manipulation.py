@@ -171,36 +171,6 @@ def first_meld_due(obs: ManipulationObservation, *, latest_turn: bool = False) -
     return [not (at_start if latest_turn else melded)[s] for s in range(n)]
 
 
-def last_turn(obs: ManipulationObservation) -> bool:
-    """Is this the round's last turn: the meld-only turn of the seat that
-    drew the pile's last card (§4.10, D-23)? Public, from the round's moves:
-    every turn but a meld-only one opens with a draw, and every turn logs at
-    least one move (records of version 2).
-
-    >>> from rummylab import new_state
-    >>> state = new_state("manipulation", {"players": 3}, seed=2)
-    >>> last_turn(state.observation(state.current_player()))
-    False
-    """
-    if not obs.exhausted or obs.phase not in ("final", "after_meld"):
-        return False
-    left = obs.decks * 53 - 10 * obs.num_players  # the pile after the deal
-    after = 0  # turns logged after the one that emptied the pile
-    prev = None
-    for seat, text in obs.actions:
-        if seat != prev:  # a seat's actions in a row are one turn
-            prev = seat
-            if left <= 0:
-                after += 1
-            else:
-                left -= 1
-        if text == "draw" and left > 0:
-            left -= 1
-    # a meld-only turn in progress is logged once it has melded
-    turn = after if obs.phase == "after_meld" else after + 1
-    return turn == obs.num_players
-
-
 def _points(n: int) -> str:
     return f"{n} point" if n == 1 else f"{n} points"
 
@@ -632,7 +602,7 @@ class StrongManipulationBot(Bot):
                                   f"{_points(play.points_shed)} and leaves {left}")
             return MELD_BEST, f"the best play sheds {play.points_shed} points, {left} left"
         if KNOCK in legal:
-            if PASS in legal and last_turn(obs):
+            if PASS in legal and obs.last_turn:
                 # the hands are counted now either way; a knock can only cost
                 # (the undercut bonus to a hand that ties or beats this one)
                 return PASS, (f"{held} points in hand on the round's last turn: pass; "

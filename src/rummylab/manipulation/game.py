@@ -119,6 +119,9 @@ class ManipulationObservation:
     options: Mapping[str, OptionValue] = field(repr=False)
     # the card this seat drew last in its turn in progress (its own view only)
     drawn: Card | None = None
+    # the turn in progress is the round's last: the meld-only turn of the seat
+    # that drew the pile's last card (§4.10, D-23); public
+    last_turn: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -127,7 +130,7 @@ class ManipulationObservation:
             "hand": cards_str(self.hand), "table": table_str(self.table),
             "pile_size": self.pile_size, "hand_sizes": list(self.hand_sizes),
             "draws_this_turn": self.draws_this_turn, "can_meld": self.can_meld,
-            "exhausted": self.exhausted,
+            "exhausted": self.exhausted, "last_turn": self.last_turn,
             "legal_actions": [_NAMES[a] for a in self.legal_actions],
             "dealer": self.dealer, "scores": list(self.scores),
             "rounds_won": list(self.rounds_won),
@@ -503,6 +506,7 @@ class ManipulationState(State):
             last_result=self._result_view(self._results),
             decks=self.num_decks, options=MappingProxyType(self.options),
             drawn=self._drawn if acting else None,
+            last_turn=not over and self._final_turn and self._final_queue == [self._to_act],
         )
 
     @property
