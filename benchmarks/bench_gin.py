@@ -38,7 +38,7 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 from benchmarks import handgen, peers  # noqa: E402
 from benchmarks.machine import cpu_model, refuse_unwritable  # noqa: E402
 from rummylab import new_state  # noqa: E402
-from rummylab.gin import melds  # noqa: E402
+from rummylab.gin import solver as melds  # noqa: E402
 
 PEERS = ("openspiel", "rlcard")
 

@@ -51,7 +51,7 @@ from helpers import HAND_KINDS13, thirteen_hand  # noqa: E402
 from rummylab.bots import make_bot  # noqa: E402
 from rummylab.cards import multi_of  # noqa: E402
 from rummylab.match import match_seeds, play_match  # noqa: E402
-from rummylab.thirteen import solver  # noqa: E402
+from rummylab.three_thirteen import solver  # noqa: E402
 
 WILD = 12  # round 11: kings are wild (§3.2)
 SIZE = 14  # 13 dealt + the draw

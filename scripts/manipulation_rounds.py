@@ -56,8 +56,9 @@ from rummylab.bots import make_bot  # noqa: E402
 from rummylab.errors import RummyError  # noqa: E402
 from rummylab.game import Event  # noqa: E402
 from rummylab.manipulation.game import ManipulationState  # noqa: E402
-from rummylab.match import apply_move, paired_difference, saved_run, wilson  # noqa: E402
+from rummylab.match import apply_move  # noqa: E402
 from rummylab.records import staged_path, unwritable  # noqa: E402
+from rummylab.stats import paired_difference, saved_run, wilson  # noqa: E402
 
 
 def first_round(spec: str, seat: int, seed: int) -> Event:

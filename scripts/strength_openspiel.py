@@ -57,10 +57,10 @@ from rich.progress import (  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from rummylab.bots import make_bot  # noqa: E402
-from rummylab.bots.openspiel_gin import SpielHand, SpielResult, play_hands  # noqa: E402
 from rummylab.errors import RummyError  # noqa: E402
-from rummylab.match import paired_difference, saved_run  # noqa: E402
 from rummylab.records import unwritable  # noqa: E402
+from rummylab.rl.openspiel_gin import SpielHand, SpielResult, play_hands  # noqa: E402
+from rummylab.stats import paired_difference, saved_run  # noqa: E402
 
 
 def _slice(bot: str, hands: int, seed: int, first: int, last: int) -> SpielResult:

@@ -38,7 +38,7 @@ from benchmarks import handgen  # noqa: E402
 
 from rummylab import reference  # noqa: E402
 from rummylab.cards import CARD_POINTS, CardSet, cards_of, mask_str  # noqa: E402
-from rummylab.gin import melds  # noqa: E402
+from rummylab.gin import solver as melds  # noqa: E402
 
 Group = tuple[handgen.Kind, int]
 DEFAULT_SIZES = (10, 11)

@@ -47,7 +47,7 @@ from helpers import (  # noqa: E402
 )
 from rummylab.cards import cards_str, multi_of  # noqa: E402
 from rummylab.reference import thirteen_penalty  # noqa: E402
-from rummylab.thirteen.solver import penalty, penalty_after_discard, solve  # noqa: E402
+from rummylab.three_thirteen.solver import penalty, penalty_after_discard, solve  # noqa: E402
 
 Group = tuple[int, int, str]  # round, decks, kind
 

@@ -40,8 +40,8 @@ sys.path[:0] = [str(ROOT / "src")]
 
 from rummylab.bots import LEVEL_NAMES, parse_bot_spec  # noqa: E402
 from rummylab.errors import OptionError, RecordError  # noqa: E402
-from rummylab.match import wilson  # noqa: E402
 from rummylab.records import read_matches  # noqa: E402
+from rummylab.stats import wilson  # noqa: E402
 
 
 def fail(message: str) -> NoReturn:

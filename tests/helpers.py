@@ -18,7 +18,7 @@ from typing import Any
 
 from rummylab.cards import Card, CardSet, cards_of, parse_card, parse_cards, parse_mask
 from rummylab.gin.game import DISCARD_BASE, DRAW_STOCK, GinState
-from rummylab.gin.three import Gin3State
+from rummylab.gin.three_player import Gin3State
 from rummylab.manipulation.game import KNOCK, MELD_BEST, ManipulationState
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
@@ -257,7 +257,7 @@ from itertools import pairwise  # noqa: E402
 
 from rummylab.cards import CARD_POINTS, deck  # noqa: E402
 from rummylab.reference import thirteen_is_combo  # noqa: E402
-from rummylab.thirteen.game import ThirteenState  # noqa: E402
+from rummylab.three_thirteen.game import ThirteenState  # noqa: E402
 
 # a fixed, well-mixed two-deck order for the cards a Three Thirteen script does not name
 _FILL13 = deck(2)

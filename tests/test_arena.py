@@ -14,8 +14,8 @@ pytest.importorskip("openskill")
 from rummylab import arena
 from rummylab.arena import ArenaError, match_ranks, rotations, run_arena, seatings, split_bots
 from rummylab.cli import main
-from rummylab.match import wilson
 from rummylab.records import replay
+from rummylab.stats import wilson
 
 FAST = ["--option", "target=10"]
 
@@ -575,7 +575,7 @@ def test_plot_leaves_pyplot_alone(tmp_path: Path) -> None:
 @pytest.mark.parametrize("line", ['{"seed": 1e999, "points": 1}', '{"seed": 1, "points": 1e999}',
                                   '{"seed": 1, "points": NaN}'])
 def test_saved_runs_refuse_numbers_that_are_not_finite(tmp_path: Path, line: str) -> None:
-    from rummylab.match import saved_run
+    from rummylab.stats import saved_run
 
     path = tmp_path / "run.jsonl"
     path.write_text(line + "\n", encoding="utf-8")

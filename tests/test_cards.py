@@ -31,7 +31,7 @@ from rummylab.cards import (
     suit_of,
 )
 from rummylab.errors import CardError
-from rummylab.gin.melds import deadwood, is_meld
+from rummylab.gin.solver import deadwood, is_meld
 from rummylab.reference import gin_deadwood
 
 # --- §0 Cards -----------------------------------------------------------------

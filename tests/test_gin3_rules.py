@@ -15,7 +15,7 @@ from helpers import deck_order, draw_and_throw, gin3, mask, play, snapshot
 from rummylab.cards import parse_card, rank_of
 from rummylab.errors import CardError, IllegalActionError
 from rummylab.gin.game import DRAW_STOCK, PASS, TAKE_DISCARD
-from rummylab.gin.three import Gin3State
+from rummylab.gin.three_player import Gin3State
 
 BOX, CAPTAIN, SITTER = 0, 1, 2
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from helpers import fits, layable_subsets, mask, meld_dense_hand, random_hand
 from rummylab.cards import CARD_POINTS, CardSet, cards_of, mask_of, mask_points
-from rummylab.gin.melds import (
+from rummylab.gin.solver import (
     best_arrangement,
     best_defence,
     best_discards,

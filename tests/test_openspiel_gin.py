@@ -18,7 +18,18 @@ pyspiel = pytest.importorskip("pyspiel")
 from helpers import SCRIPTS, refused_before_playing, script_module  # noqa: E402
 from rummylab.bots import SimpleGinBot, make_bot  # noqa: E402
 from rummylab.bots.base import Bot  # noqa: E402
-from rummylab.bots.openspiel_gin import (  # noqa: E402
+from rummylab.cards import parse_mask  # noqa: E402
+from rummylab.gin.game import (  # noqa: E402
+    BIG_GIN,
+    DISCARD,
+    DRAW,
+    KNOCK_BASE,
+    PASS,
+    TAKE_DISCARD,
+    GinObservation,
+)
+from rummylab.gin.solver import best_defence, deadwood  # noqa: E402
+from rummylab.rl.openspiel_gin import (  # noqa: E402
     OS_KNOCK,
     LayDown,
     SpielGinSeat,
@@ -30,18 +41,7 @@ from rummylab.bots.openspiel_gin import (  # noqa: E402
     os_to_card,
     play_hands,
 )
-from rummylab.cards import parse_mask  # noqa: E402
-from rummylab.gin.game import (  # noqa: E402
-    BIG_GIN,
-    DISCARD,
-    DRAW,
-    KNOCK_BASE,
-    PASS,
-    TAKE_DISCARD,
-    GinObservation,
-)
-from rummylab.gin.melds import best_defence, deadwood  # noqa: E402
-from rummylab.match import paired_difference  # noqa: E402
+from rummylab.stats import paired_difference  # noqa: E402
 
 
 class NoKnockBot(SimpleGinBot):
@@ -301,7 +301,7 @@ def test_the_simple_bots_gin_defence_is_corrected_apart() -> None:
     its melds, so OpenSpiel counts its whole hand. ``corrected`` counts what
     its best melds leave (OpenSpiel's own min_deadwood of the cards it held),
     only in those hands; the summary reports both figures."""
-    from rummylab.bots.openspiel_gin import _hand_seeds, bot_seed, play_hand
+    from rummylab.rl.openspiel_gin import _hand_seeds, bot_seed, play_hand
 
     result = play_hands("strong", 60, seed=8)
     gins = [i for i, h in enumerate(result.hands) if h.outcome == "gin" and h.knocker == "ours"]
@@ -335,7 +335,7 @@ def test_our_bots_seed_is_not_the_deals() -> None:
     function of the opponent's first card. With its own seed it is not."""
     from collections import Counter
 
-    from rummylab.bots.openspiel_gin import OS_PASS, _hand_seeds, bot_seed, spiel_options
+    from rummylab.rl.openspiel_gin import OS_PASS, _hand_seeds, bot_seed, spiel_options
 
     game = load_game()
     seeds = _hand_seeds(1, 400)

@@ -9,7 +9,7 @@ import pytest
 from rummylab import new_state
 from rummylab.errors import OptionError
 from rummylab.gin.game import GinState
-from rummylab.gin.three import Gin3State
+from rummylab.gin.three_player import Gin3State
 from rummylab.options import parse_option_args
 from rummylab.records import RecordWriter
 

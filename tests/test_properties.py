@@ -40,8 +40,8 @@ from rummylab.gin.game import (
     TAKE_DISCARD,
     GinState,
 )
-from rummylab.gin.melds import deadwood
-from rummylab.gin.three import Gin3State
+from rummylab.gin.solver import deadwood
+from rummylab.gin.three_player import Gin3State
 from rummylab.records import RecordWriter, replay
 
 FULL = (1 << 52) - 1

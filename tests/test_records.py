@@ -15,7 +15,7 @@ from rummylab import new_state
 from rummylab.bots import make_bot
 from rummylab.errors import RecordError
 from rummylab.gin.game import GinState
-from rummylab.gin.three import Gin3State
+from rummylab.gin.three_player import Gin3State
 from rummylab.records import RecordWriter, dumps, replay
 
 

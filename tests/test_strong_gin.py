@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummylab import new_state
-from rummylab.bots.strong_gin import History, _reach, first_upcard
+from rummylab.bots.gin.strong import History, _reach, first_upcard
 from rummylab.cards import CARD_POINTS, cards_of
-from rummylab.gin.melds import deadwood, deadwood_after_discard, is_meld
+from rummylab.gin.solver import deadwood, deadwood_after_discard, is_meld
 
 
 @settings(max_examples=300, deadline=None)
@@ -70,7 +70,7 @@ def test_options_at_their_limits_play_whole_matches() -> None:
     zero); ``knock=1`` still knocks when every sampled defence loses (the
     weights sum to 1 only up to rounding); a negative seed is a seed."""
     from rummylab.bots import make_bot
-    from rummylab.bots.strong_gin import StrongGinBot
+    from rummylab.bots.gin.strong import StrongGinBot
 
     for seed in range(3):
         state = new_state("gin", {"target": 30}, seed=seed)

@@ -14,9 +14,10 @@ from typing import Any, TypeVar
 import pytest
 
 from helpers import SCRIPTS, refused_before_playing, run_the_pile_out, script_module
-from rummylab.bots import BOT_LEVELS, make_bot, strong13
-from rummylab.bots.strong13 import _P_MIN, StrongThirteenBot, _can_add, win_chances
-from rummylab.bots.strong_manipulation import StrongManipulationBot, last_tables
+from rummylab.bots import BOT_LEVELS, make_bot
+from rummylab.bots.manipulation.strong import StrongManipulationBot, last_tables
+from rummylab.bots.three_thirteen import strong as strong13
+from rummylab.bots.three_thirteen.strong import _P_MIN, StrongThirteenBot, _can_add, win_chances
 from rummylab.cards import multi_add, multi_cards, multi_count, multi_remove, parse_cards
 from rummylab.errors import OptionError
 from rummylab.game import State
@@ -26,7 +27,7 @@ from rummylab.manipulation.table import check_move, hand_points, parse_table
 from rummylab.match import apply_move, play_match
 from rummylab.records import RecordWriter, replay
 from rummylab.registry import new_state
-from rummylab.thirteen.game import ThirteenState
+from rummylab.three_thirteen.game import ThirteenState
 
 
 def _play(game: str, specs: list[str], seed: int, options: dict[str, object]) -> Any:
@@ -201,8 +202,8 @@ def test_thirteen_going_out_never_throws_a_wild_to_the_next_player() -> None:
     import dataclasses
 
     from rummylab.cards import multi_of
-    from rummylab.thirteen.game import DISCARD_BASE, GO_OUT_BASE
-    from rummylab.thirteen.solver import penalty
+    from rummylab.three_thirteen.game import DISCARD_BASE, GO_OUT_BASE
+    from rummylab.three_thirteen.solver import penalty
 
     state = ThirteenState({"players": 4}, seed=1)
     obs = state.observation(state.current_player())
@@ -225,8 +226,8 @@ def test_thirteen_discard_reasons_speak_of_points_and_going_out() -> None:
     out then, which is 0% only where no stock card lets it go out."""
     import re
 
-    from rummylab.thirteen.game import DISCARD_BASE, GO_OUT_BASE
-    from rummylab.thirteen.solver import penalty, penalty_after_discard
+    from rummylab.three_thirteen.game import DISCARD_BASE, GO_OUT_BASE
+    from rummylab.three_thirteen.solver import penalty, penalty_after_discard
 
     seen = 0
     for seed in range(3):
@@ -258,7 +259,7 @@ def test_thirteen_draw_reasons_name_both_choices() -> None:
     those numbers favour the other choice, the reason says what decides."""
     import re
 
-    from rummylab.thirteen.game import DRAW_STOCK, TAKE_DISCARD
+    from rummylab.three_thirteen.game import DRAW_STOCK, TAKE_DISCARD
 
     both = re.compile(r"^(take \w+|draw from the stock): .+ leaves (\d+\.\d) points expected "
                       r"after my next draw, (\d+)% to go out by then; .+ (\d+\.\d), (\d+)%"

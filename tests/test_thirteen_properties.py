@@ -43,7 +43,7 @@ from rummylab.bots import Bot, make_bot
 from rummylab.cards import deck, multi_add, multi_cards, multi_count, multi_remove, parse_cards
 from rummylab.errors import IllegalActionError
 from rummylab.records import RecordWriter, dumps, header, replay
-from rummylab.thirteen.game import (
+from rummylab.three_thirteen.game import (
     DISCARD_BASE,
     DRAW_STOCK,
     GO_OUT_BASE,
@@ -52,7 +52,7 @@ from rummylab.thirteen.game import (
     ThirteenObservation,
     ThirteenState,
 )
-from rummylab.thirteen.solver import penalty
+from rummylab.three_thirteen.solver import penalty
 
 LINE_UPS = {
     2: [("simple", "simple"), ("simple", "random"), ("random", "simple"), ("random", "random")],

@@ -17,7 +17,7 @@ from rummylab import new_state
 from rummylab.cards import card_str, deck, multi_cards, parse_card, parse_cards
 from rummylab.errors import CardError, IllegalActionError, OptionError
 from rummylab.reference import thirteen_is_combo, thirteen_penalty
-from rummylab.thirteen.game import (
+from rummylab.three_thirteen.game import (
     DISCARD_BASE,
     DRAW_STOCK,
     GO_OUT_BASE,

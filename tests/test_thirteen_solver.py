@@ -37,7 +37,7 @@ from rummylab.cards import (
 )
 from rummylab.errors import CardError
 from rummylab.reference import thirteen_is_combo, thirteen_penalty
-from rummylab.thirteen.solver import combo_str, penalty, penalty_after_discard, solve
+from rummylab.three_thirteen.solver import combo_str, penalty, penalty_after_discard, solve
 
 ROUNDS = range(1, 12)
 BRUTE_MAX = 10  # the brute force is exponential: hands it checks have at most 10 cards

@@ -19,8 +19,8 @@ from rummylab.cards import (
 )
 from rummylab.errors import CardError
 from rummylab.gin.game import GIN_OPTIONS
-from rummylab.gin.melds import best_arrangement, best_discards, meld_str
-from rummylab.thirteen.solver import combo_str, solve
+from rummylab.gin.solver import best_arrangement, best_discards, meld_str
+from rummylab.three_thirteen.solver import combo_str, solve
 
 
 def analyze_gin(cards: str, knock_limit: int | None = None) -> dict[str, Any]:

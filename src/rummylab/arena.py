@@ -31,8 +31,9 @@ from typing import Any
 
 from rummylab.bots import make_bot
 from rummylab.errors import OptionError, RummyError
-from rummylab.match import FIGURES, MatchStats, bot_seed, match_seeds, play_match, wilson
+from rummylab.match import FIGURES, MatchStats, bot_seed, match_seeds, play_match
 from rummylab.records import RecordWriter
+from rummylab.stats import wilson
 
 # the game's own per-hand (per-round) figure, reported as ``points_per_hand``
 PER_HAND: dict[str, str] = {

@@ -12,8 +12,8 @@ from rummylab.game import State
 # name -> "module:class"; imported on first use, so a game costs nothing until played
 GAMES: dict[str, str] = {
     "gin": "rummylab.gin.game:GinState",
-    "gin3": "rummylab.gin.three:Gin3State",
-    "three-thirteen": "rummylab.thirteen.game:ThirteenState",
+    "gin3": "rummylab.gin.three_player:Gin3State",
+    "three-thirteen": "rummylab.three_thirteen.game:ThirteenState",
     "manipulation": "rummylab.manipulation.game:ManipulationState",
 }
 

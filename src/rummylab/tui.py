@@ -46,7 +46,7 @@ from rummylab.gin.game import (
     TAKE_DISCARD,
     GinObservation,
 )
-from rummylab.gin.melds import best_arrangement, deadwood
+from rummylab.gin.solver import best_arrangement, deadwood
 from rummylab.manipulation.game import DRAW as M_DRAW
 from rummylab.manipulation.game import KNOCK as M_KNOCK
 from rummylab.manipulation.game import MELD_BEST as M_BEST
@@ -56,13 +56,13 @@ from rummylab.manipulation.table import meld_str as meld_text
 from rummylab.match import apply_move, bot_seed
 from rummylab.records import RecordWriter
 from rummylab.registry import new_state
-from rummylab.thirteen.game import DISCARD_BASE as T_DISCARD
-from rummylab.thirteen.game import DRAW_STOCK as T_STOCK
-from rummylab.thirteen.game import GO_OUT_BASE as T_GO_OUT
-from rummylab.thirteen.game import TAKE_DISCARD as T_TAKE
-from rummylab.thirteen.solver import combo_str
-from rummylab.thirteen.solver import penalty as penalty13
-from rummylab.thirteen.solver import solve as solve13
+from rummylab.three_thirteen.game import DISCARD_BASE as T_DISCARD
+from rummylab.three_thirteen.game import DRAW_STOCK as T_STOCK
+from rummylab.three_thirteen.game import GO_OUT_BASE as T_GO_OUT
+from rummylab.three_thirteen.game import TAKE_DISCARD as T_TAKE
+from rummylab.three_thirteen.solver import combo_str
+from rummylab.three_thirteen.solver import penalty as penalty13
+from rummylab.three_thirteen.solver import solve as solve13
 
 SUIT_STYLE = {0: "bold", 1: "bold red", 2: "bold red", 3: "bold", 4: "bold magenta"}
 MANUAL = -2  # a move the player typed out in full and that is already applied

@@ -26,11 +26,10 @@ from contextlib import suppress
 from importlib.metadata import entry_points
 
 from rummylab.bots.base import Bot
-from rummylab.bots.levels_others import merge_levels as _merge_strong_others
+from rummylab.bots.gin.simple import SimpleGinBot
+from rummylab.bots.gin.strong import StrongGinBot
 from rummylab.bots.random_bot import RandomBot
-from rummylab.bots.simple import SimpleGinBot
-from rummylab.bots.simple13 import SimpleThirteenBot
-from rummylab.bots.strong_gin import StrongGinBot
+from rummylab.bots.three_thirteen.simple import SimpleThirteenBot
 from rummylab.errors import OptionError
 from rummylab.registry import game_class
 
@@ -51,16 +50,29 @@ BOT_LEVELS: dict[str, dict[str, Callable[[dict[str, str], int | None], Bot]]] = 
     "strong": {
         "gin": lambda o, s: StrongGinBot(o, s),
         "gin3": lambda o, s: StrongGinBot(o, s),
+        "three-thirteen": lambda o, s: _strong_thirteen(o, s),
+        "manipulation": lambda o, s: _strong_manipulation(o, s),
     },
 }
 
-_merge_strong_others(BOT_LEVELS)
 
-
+# the Manipulation and strong Three Thirteen bots import their solvers on first use
 def _simple_manipulation(options: dict[str, str], seed: int | None) -> Bot:
-    from rummylab.bots.simple_manipulation import SimpleManipulationBot
+    from rummylab.bots.manipulation.simple import SimpleManipulationBot
 
     return SimpleManipulationBot(options, seed)
+
+
+def _strong_thirteen(options: dict[str, str], seed: int | None) -> Bot:
+    from rummylab.bots.three_thirteen.strong import StrongThirteenBot
+
+    return StrongThirteenBot(options, seed)
+
+
+def _strong_manipulation(options: dict[str, str], seed: int | None) -> Bot:
+    from rummylab.bots.manipulation.strong import StrongManipulationBot
+
+    return StrongManipulationBot(options, seed)
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:

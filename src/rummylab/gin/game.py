@@ -48,7 +48,7 @@ from rummylab.cards import (
 )
 from rummylab.errors import CardError, IllegalActionError, UnknownActionError
 from rummylab.game import TERMINAL, Event, State, as_text, thawed
-from rummylab.gin.melds import (
+from rummylab.gin.solver import (
     best_arrangement,
     best_defence,
     deadwood,

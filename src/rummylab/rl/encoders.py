@@ -22,8 +22,8 @@ from rummylab.gin.game import GinObservation
 from rummylab.gin.game import parse_action as gin_parse
 from rummylab.manipulation.game import ManipulationObservation
 from rummylab.rl.specs import spec_of
-from rummylab.thirteen.game import ThirteenObservation
-from rummylab.thirteen.game import parse_action as thirteen_parse
+from rummylab.three_thirteen.game import ThirteenObservation
+from rummylab.three_thirteen.game import parse_action as thirteen_parse
 
 F32 = np.float32
 

@@ -92,7 +92,7 @@ from rummylab.gin.game import (
     GinObservation,
     action_text,
 )
-from rummylab.gin.melds import best_arrangement, deadwood, knock_arrangement, layoff_options
+from rummylab.gin.solver import best_arrangement, deadwood, knock_arrangement, layoff_options
 from rummylab.options import OptionValue, resolve_options
 
 # OpenSpiel's gin_rummy action ids (checked against pyspiel when first used)
@@ -698,7 +698,7 @@ class SpielResult:
     fallbacks: int = 0
 
     def summary(self) -> dict[str, Any]:
-        from rummylab.match import wilson
+        from rummylab.stats import wilson
 
         n = len(self.hands)
 

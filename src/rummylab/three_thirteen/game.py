@@ -46,7 +46,7 @@ from rummylab.cards import (
 from rummylab.errors import CardError, IllegalActionError, UnknownActionError
 from rummylab.game import TERMINAL, Event, State, as_text, thawed
 from rummylab.options import Option, OptionValue
-from rummylab.thirteen.solver import combo_str, penalty, penalty_after_discard, solve
+from rummylab.three_thirteen.solver import combo_str, penalty, penalty_after_discard, solve
 
 DRAW_STOCK = 0
 TAKE_DISCARD = 1

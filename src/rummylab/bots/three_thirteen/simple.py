@@ -8,14 +8,14 @@ from typing import Any
 
 from rummylab.bots.base import Bot, to_act
 from rummylab.cards import CARD_POINTS, card_str, multi_add, multi_cards, multi_remove
-from rummylab.thirteen.game import (
+from rummylab.three_thirteen.game import (
     DISCARD_BASE,
     DRAW_STOCK,
     GO_OUT_BASE,
     TAKE_DISCARD,
     ThirteenObservation,
 )
-from rummylab.thirteen.solver import penalty
+from rummylab.three_thirteen.solver import penalty
 
 
 class SimpleThirteenBot(Bot):

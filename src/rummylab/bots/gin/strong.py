@@ -65,7 +65,7 @@ from rummylab.gin.game import (
     TAKE_DISCARD,
     GinObservation,
 )
-from rummylab.gin.melds import (
+from rummylab.gin.solver import (
     best_arrangement,
     best_defence,
     best_discards,

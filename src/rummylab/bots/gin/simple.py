@@ -17,7 +17,7 @@ from rummylab.gin.game import (
     TAKE_DISCARD,
     GinObservation,
 )
-from rummylab.gin.melds import deadwood
+from rummylab.gin.solver import deadwood
 
 
 class SimpleGinBot(Bot):

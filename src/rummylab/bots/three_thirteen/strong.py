@@ -56,14 +56,14 @@ from typing import Any
 from rummylab.bots.base import Bot, to_act
 from rummylab.cards import CARD_POINTS, Card, card_str, multi_add, multi_cards, multi_remove
 from rummylab.errors import OptionError
-from rummylab.thirteen.game import (
+from rummylab.three_thirteen.game import (
     DISCARD_BASE,
     DRAW_STOCK,
     GO_OUT_BASE,
     TAKE_DISCARD,
     ThirteenObservation,
 )
-from rummylab.thirteen.solver import penalty, penalty_after_discard
+from rummylab.three_thirteen.solver import penalty, penalty_after_discard
 
 _CACHE_MAX = 1 << 17
 
@@ -248,7 +248,7 @@ class StrongThirteenBot(Bot):
         taking and still hold, or the hand laid face up by a seat that went
         out (§3.5).
 
-        >>> from rummylab.thirteen.game import ThirteenState
+        >>> from rummylab.three_thirteen.game import ThirteenState
         >>> obs = ThirteenState({"players": 4}, seed=3).observation(1)
         >>> len(StrongThirteenBot.unseen(obs)) == 104 - 3 - 1
         True
@@ -295,7 +295,7 @@ class StrongThirteenBot(Bot):
         upcard when that is better, the upcard drawn from ``draws`` too
         (weighted by ``upcard``).
 
-        >>> from rummylab.thirteen.game import ThirteenState
+        >>> from rummylab.three_thirteen.game import ThirteenState
         >>> obs = ThirteenState({"players": 4}, seed=3).observation(1)
         >>> bot, stock_only = StrongThirteenBot(), StrongThirteenBot({"upcard": "0"})
         >>> bot._setup(obs); stock_only._setup(obs)

@@ -1,0 +1,1 @@
+"""The Gin bots (two- and three-player): ``simple`` and ``strong``."""

@@ -1,0 +1,1 @@
+"""The Manipulation bots: ``simple`` and ``strong``."""

@@ -1,0 +1,1 @@
+"""The Three Thirteen bots: ``simple`` and ``strong``."""
