@@ -480,8 +480,8 @@ def test_rule_4_5_meld_too_short_and_gap_refused() -> None:
         check_meld(parse_meld("Jh Qh Ah"))
 
 
-def test_rule_4_5_D26_sequence_A_to_A_refused_split_instead() -> None:
-    """A-2-...-K-A (two decks) repeats the ace: refused (proposed D-26); it
+def test_rule_4_5_sequence_A_to_A_refused_split_instead() -> None:
+    """A-2-...-K-A (two decks) repeats the ace: refused (§4.5: low or high, not both); it
     always splits into two legal sequences, which is what the solver lays."""
     whole = parse_meld("Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah")
     with pytest.raises(TableError, match="Ah twice in a sequence"):

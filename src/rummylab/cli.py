@@ -85,9 +85,15 @@ def record_stream(record: Path | None) -> Iterator[IO[str] | None]:
 
 @app.command()
 def rules(
-    game: Annotated[str, typer.Argument(help="gin, gin3, three-thirteen or manipulation")],
+    game: Annotated[str, typer.Argument(
+        help="gin, gin3, three-thirteen or manipulation; all: the full rules")],
 ) -> None:
-    """Show the rules of a game and every option with its default."""
+    """Show the rules of a game and every option with its default; `all` shows
+    the full rules, every § rule and D-n decision the engine and its messages cite."""
+    full = resources.files("rummylab.rules").joinpath("RULES.md")
+    if game.strip().lower() == "all":
+        console.print(Markdown(full.read_text("utf-8")))
+        return
     cls = game_class(game)
     text = resources.files("rummylab.rules").joinpath(f"{cls.game_name}.md").read_text("utf-8")
     console.print(Markdown(text))
@@ -100,6 +106,9 @@ def rules(
             f" (not with {opt.void_if}=true)" if opt.void_if else "")
         table.add_row(opt.name, default, opt.allowed(), opt.rule, meaning)
     console.print(table)
+    # the § and D-n above are looked up in the full rules, which ship with the package
+    console.print(f"Every § rule and D-n decision in full: rummylab rules all (the file {full})",
+                  markup=False, highlight=False, soft_wrap=True)
 
 
 # --- analyze ------------------------------------------------------------

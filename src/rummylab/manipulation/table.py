@@ -198,7 +198,7 @@ def check_meld(meld: Meld) -> None:
     mixed suits, a gap, turning the corner. A sequence holds each rank once,
     so A-2-...-K-A (14 cards, two decks) is refused as a repeated rank; it
     always splits into two legal sequences, so refusing it never prevents a
-    play (proposed D-26).
+    play (§4.5: the ace is low or high, not both).
 
     >>> check_meld(parse_meld("Qs Ks As")), check_meld(parse_meld("8s 8h Jk=8d"))
     (None, None)
