@@ -59,6 +59,7 @@ LAYERS: dict[str, str] = {
     "rummylab.manipulation.game": "games",
     # records: writing and replaying matches
     "rummylab.records": "records",
+    "rummylab.verify": "records",  # the server's seed-commitment check (issue 42)
     # bots: a bot sees an observation and picks an action
     "rummylab.bots.*": "bots",
     # play: matches, the arena, analysis, statistics
