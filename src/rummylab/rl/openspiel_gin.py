@@ -74,6 +74,7 @@ from itertools import product
 from types import MappingProxyType
 from typing import Any
 
+from rummylab.bots import make_bot
 from rummylab.bots.base import Bot
 from rummylab.cards import Card, CardSet, card_str, cards_of, mask_points, rank_of
 from rummylab.errors import IllegalActionError
@@ -94,6 +95,7 @@ from rummylab.gin.game import (
 )
 from rummylab.gin.solver import best_arrangement, deadwood, knock_arrangement, layoff_options
 from rummylab.options import OptionValue, resolve_options
+from rummylab.stats import wilson
 
 # OpenSpiel's gin_rummy action ids (checked against pyspiel when first used)
 OS_DRAW_UPCARD = 52
@@ -698,8 +700,6 @@ class SpielResult:
     fallbacks: int = 0
 
     def summary(self) -> dict[str, Any]:
-        from rummylab.stats import wilson
-
         n = len(self.hands)
 
         def mean_and_half(values: list[float]) -> tuple[float, float]:
@@ -770,8 +770,6 @@ def play_hands(bot_spec: str, hands: int, seed: int = 0, *,
     Hand ``i`` (deal, stock, our bot's seed) comes from ``seed`` and ``i``,
     so hands ``first`` to ``last`` (excluded) of a run can be played apart,
     in other processes, and give the same hands."""
-    from rummylab.bots import make_bot
-
     game = load_game(params)
     full = {**OS_PARAMS, **dict(params or {})}
     options = spiel_options(full["knock_card"], full["gin_bonus"], full["undercut_bonus"])
