@@ -149,7 +149,8 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.parametrize("command", [
     ["simulate", "gin", "--games", "100000"],
-    ["arena", "manipulation", "--bots", "simple,simple", "--games", "400", "--workers", "2"],
+    # 40 deals: chunks of 5 deals, so the first is written within seconds and most are still out
+    ["arena", "manipulation", "--bots", "simple,simple", "--games", "40", "--workers", "2"],
 ])
 def test_sigterm_stops_a_run_without_a_part_file(tmp_path: Path, command: list[str]) -> None:
     """``kill`` stops a run as Ctrl-C does, at once: the record being written
