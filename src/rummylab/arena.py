@@ -73,6 +73,8 @@ def rotations(n: int) -> list[list[int]]:
 
 
 SEATINGS = ("cyclic", "all")
+# not an arena seating: each deal once, the bots in the seats given (as simulate plays)
+SEATED = "seated"
 
 
 def seatings(n: int, kind: str = "cyclic") -> list[list[int]]:
@@ -84,6 +86,8 @@ def seatings(n: int, kind: str = "cyclic") -> list[list[int]]:
     >>> seatings(2, "all") == rotations(2)
     True
     """
+    if kind == SEATED:
+        return [list(range(n))]
     if kind not in SEATINGS:
         raise ArenaError(f"unknown --seatings {kind!r} (seatings: {', '.join(SEATINGS)})")
     cyclic = rotations(n)

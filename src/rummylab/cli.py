@@ -25,12 +25,12 @@ from rich.table import Table
 from typer.core import TyperArgument, TyperCommand
 
 from rummylab import __version__
-from rummylab.arena import check_backend, check_scheduler, split_bots
+from rummylab.arena import SEATED, check_backend, check_scheduler, run_arena, split_bots
 from rummylab.bots import make_bot
 from rummylab.errors import RecordError, RummyError
-from rummylab.match import FIGURES, MatchStats, bot_seed, match_seeds, play_match
+from rummylab.match import FIGURES, MatchStats
 from rummylab.options import parse_option_args
-from rummylab.records import RecordWriter, replay, staged, staged_path, unwritable
+from rummylab.records import replay, staged, staged_path, unwritable
 from rummylab.registry import game_class, new_state
 
 app = typer.Typer(
@@ -253,6 +253,9 @@ def simulate(
         "--option", metavar="KEY=VALUE", help="rule option (repeatable)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+    workers: Annotated[int, typer.Option(
+        metavar="N", help="local worker processes (1: in-process); the figures and the "
+                          "record do not depend on it")] = 1,
 ) -> None:
     """Play full matches between bots and summarize them."""
     cls = game_class(game)
@@ -266,19 +269,17 @@ def simulate(
     if len(specs) != probe.num_players:
         fail(f"{name} needs {probe.num_players} bots, got {len(specs)}: {bots}")
     _check_games(games)
-    seeds = match_seeds(seed, games)
+    check_backend(workers, "local", None)
     players = [make_bot(s, name, seed=i) for i, s in enumerate(specs)]
-    stats = MatchStats(name, [b.spec() for b in players])
-    with record_stream(record) as stream:
-        writer = RecordWriter(stream) if stream is not None else None
-        with _bar(progress and not as_json) as bar:
-            task = bar.add_task(f"{name} matches", total=games)
-            for i, match_seed in enumerate(seeds):
-                players = [make_bot(s, name, seed=bot_seed(match_seed, k))
-                           for k, s in enumerate(specs)]
-                play_match(name, players, match_seed, options, writer=writer, stats=stats)
-                if i % 8 == 0 or i == games - 1:
-                    bar.update(task, completed=i + 1)
+    with record_stream(record) as stream, _bar(progress and not as_json) as bar:
+        task = bar.add_task(f"{name} matches", total=games)
+        # the arena's runner, each deal once in the seats given: matches are
+        # folded in deal order, so nothing depends on the number of workers
+        result = run_arena(name, specs, games, seed, options, workers=workers, record=stream,
+                           ratings=False, seating=SEATED,
+                           progress=lambda done: bar.update(task, completed=done))
+    stats = result.stats
+    stats.seats = [b.spec() for b in players]
     if as_json:
         console.print_json(json.dumps(stats.to_dict()))
         return
@@ -405,7 +406,7 @@ def arena(
 ) -> None:
     """Bots against each other: duplicate deals with seats rotated, figures per
     bot, openskill ratings (needs the arena extra)."""
-    from rummylab.arena import PLOT_FORMATS, plot, require, run_arena, seatings
+    from rummylab.arena import PLOT_FORMATS, plot, require, seatings
 
     cls = game_class(game)
     name = cls.game_name
