@@ -406,7 +406,7 @@ def arena(
 ) -> None:
     """Bots against each other: duplicate deals with seats rotated, figures per
     bot, openskill ratings (needs the arena extra)."""
-    from rummylab.arena import PLOT_FORMATS, plot, require, seatings
+    from rummylab.arena import plot, plot_format, require, seatings
 
     cls = game_class(game)
     name = cls.game_name
@@ -429,15 +429,9 @@ def arena(
     if backend == "dask":
         assert scheduler is not None
         check_scheduler(scheduler)  # before any file is opened
-    plot_format = "png"
+    fmt = "png"
     if plot_ is not None:
-        suffix = plot_.suffix.lower().lstrip(".")
-        if suffix in PLOT_FORMATS:
-            plot_format = suffix
-        elif suffix in ("jpg", "jpeg", "gif", "tif", "tiff", "webp", "bmp", "eps", "ps", "svgz",
-                        "pgf", "raw", "rgba"):
-            fail(f"--plot {shown(plot_)}: a plot is written as .png, .svg or .pdf")
-        # any other name (none, .part, ...) gets a PNG
+        fmt = plot_format(shown(plot_))  # .txt, .part, ...: refused before the run
         writable(plot_)
         if record is not None and ({plot_.resolve(), staged(plot_).resolve()}
                                    & {record.resolve(), staged(record).resolve()}):
@@ -453,7 +447,7 @@ def arena(
                            progress=lambda done: bar.update(task, completed=done),
                            seating=seatings_)
         if plot_part is not None:
-            plot(result, str(plot_part), plot_format)
+            plot(result, str(plot_part), fmt)
     if as_json:
         console.print_json(json.dumps(result.to_dict()))
     else:
