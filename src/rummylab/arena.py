@@ -32,7 +32,7 @@ from typing import Any
 
 from rummylab.bots import make_bot
 from rummylab.errors import OptionError, RummyError
-from rummylab.match import FIGURES, MatchStats, bot_seed, match_seeds, play_match
+from rummylab.match import FIGURES, MatchStats, bot_seed, match_seeds, play_match, whole
 from rummylab.records import RecordWriter
 from rummylab.stats import wilson
 
@@ -419,7 +419,7 @@ class ArenaResult:
             lo, hi = wilson(st.match_wins[b], st.matches)
             row: dict[str, Any] = {
                 "name": name, "spec": self.specs[b],
-                "match_wins": st.match_wins[b], "matches": st.matches,
+                "match_wins": whole(st.match_wins[b]), "matches": st.matches,
                 "win_rate": st.match_wins[b] / st.matches if st.matches else 0.0,
                 "ci_low": lo, "ci_high": hi,
                 "points_per_hand": st.figure(PER_HAND[self.game], b),

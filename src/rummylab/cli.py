@@ -6,15 +6,17 @@ on stderr and exit code 2; a record that does not replay is exit code 1.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
-from typing import IO, Annotated, Any, NoReturn
+from typing import IO, Annotated, Any, NoReturn, cast
 
 import typer
 from rich.cells import cell_len
@@ -87,9 +89,34 @@ def _main_options(
 ) -> None:
     pass
 
+
+
+class _Unpadded(io.TextIOBase):
+    """Standard output (whatever ``sys.stdout`` is when written to) without
+    the spaces Rich pads each line with to the console's width: a file or a
+    pipe gets the text, not the width."""
+
+    _padding = re.compile(r"[ \t]+(?=\n)")
+
+    def write(self, text: str) -> int:
+        sys.stdout.write(self._padding.sub("", text))
+        return len(text)
+
+    def flush(self) -> None:
+        sys.stdout.flush()
+
+    def isatty(self) -> bool:
+        return sys.stdout.isatty()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(sys.stdout, "encoding", None) or "utf-8"
+
+
 console = Console()
 if not console.is_terminal:
     console.width = max(console.width, 120)  # tables stay readable in pipes and logs
+    console.file = cast(IO[str], _Unpadded())
 err_console = Console(stderr=True)
 
 
