@@ -143,10 +143,10 @@ class MatchStats:
         if name == "points_per_round":
             return c["points"][seat] / self.hands if self.hands else 0.0
         if name == "rounds_won":
-            return c["hands_won"][seat]
+            return whole(c["hands_won"][seat])
         if name == "penalty_per_round":
             return c["penalty"][seat] / self.hands if self.hands else 0.0
-        return c[name][seat]
+        return whole(c[name][seat])  # a count
 
     def rows(self) -> list[dict[str, Any]]:
         out = []
@@ -154,7 +154,7 @@ class MatchStats:
             lo, hi = wilson(self.match_wins[i], self.matches)
             row: dict[str, Any] = {
                 "seat": i, "name": name,
-                "match_wins": self.match_wins[i], "matches": self.matches,
+                "match_wins": whole(self.match_wins[i]), "matches": self.matches,
                 "win_rate": self.match_wins[i] / self.matches if self.matches else 0.0,
                 "ci_low": lo, "ci_high": hi,
             }
@@ -170,6 +170,16 @@ class MatchStats:
                  "manipulation": "rounds_with_pile_exhausted"}.get(self.game, "drawn")
         return {"game": self.game, "matches": self.matches, hands: self.hands,
                 drawn: self.drawn, "seats": self.rows()}
+
+
+def whole(count: float) -> float:
+    """A count as it is reported: 20, not 20.0 (JSON keeps the difference);
+    a win shared between players stays a fraction.
+
+    >>> whole(20.0), whole(2.5)
+    (20, 2.5)
+    """
+    return int(count) if float(count).is_integer() else count
 
 
 def match_seeds(seed: int, n: int) -> list[int]:
