@@ -18,15 +18,19 @@ record writer streams them (``rummylab.records``).
 
 from __future__ import annotations
 
+import copy
 import operator
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
 from rummylab.errors import IllegalActionError, OptionError
 from rummylab.options import Option, OptionValue, resolve_options
+
+Card = int
 
 TERMINAL = -1
 
@@ -108,11 +112,120 @@ def thawed(value: Any) -> Any:
     return value
 
 
+#: per-seat counters of a run of matches, by name (summed across matches and workers)
+Counts = dict[str, list[float]]
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One per-seat figure of a run's summary: the counter ``count`` divided
+    by ``per`` (``"deal"``: the hands or rounds played; ``"match"``: the
+    matches; another counter's name; None: the count itself), 0.0 when that
+    is zero. ``short`` is its column head where space is tight."""
+
+    name: str
+    count: str
+    per: str | None = None
+    short: str = ""
+
+    def value(self, counts: Counts, seat: int, deals: int, matches: int) -> float:
+        """This figure of ``seat``.
+
+        >>> Figure("points_per_hand", "points", "deal").value({"points": [30.0]}, 0, 4, 1)
+        7.5
+        """
+        n: float
+        if self.per is None:
+            return counts[self.count][seat]
+        if self.per == "deal":
+            n = deals
+        elif self.per == "match":
+            n = matches
+        else:
+            n = counts[self.per][seat]
+        return counts[self.count][seat] / n if n else 0.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class Observation:
+    """What one seat may know: the fields every game's view shares (each
+    game's subclass adds its own: the hand, the pile or the table, ...).
+
+    ``actions`` are the moves of the hand (round) so far as ``(seat, text)``;
+    ``action_ids`` the same moves as action ids, one per entry of ``actions``
+    (a Manipulation meld given as text has no id: ``-1``), so that a bot
+    reads the history without parsing text. ``action_ids`` are not part of
+    ``to_dict()``, which is what ``actions`` already says."""
+
+    game: str
+    seat: int
+    phase: str
+    to_act: int
+    legal_actions: tuple[int, ...]
+    dealer: int
+    scores: tuple[int, ...]
+    actions: tuple[tuple[int, str], ...]
+    action_ids: tuple[int, ...]
+    last_result: Mapping[str, Any] | None
+    options: Mapping[str, OptionValue] = field(repr=False)
+
+    def cards_in_hand(self) -> list[Card]:
+        """The cards of the hand this view shows, ascending, a card held
+        twice (two decks) listed twice."""
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as plain JSON-able data (cards as text)."""
+        raise NotImplementedError
+
+
 class State(ABC):
-    """A match in progress. Subclasses are the games."""
+    """A match in progress. Subclasses are the games.
+
+    Each game describes itself in class attributes, so that the code above
+    the games (the registry, match statistics, the arena, the command line,
+    the research adapters) asks the game instead of testing its name:
+
+    ``game_name``, ``aliases``
+        its name in the registry, records and commands, and other names
+        that find it (``rummylab.registry.game_class``).
+    ``title``
+        its name in prose ("Three Thirteen").
+    ``min_players``, ``max_players``, ``default_players``
+        how many may play; a game for a range of counts takes the option
+        ``players``.
+    ``lower_is_better``
+        the lowest total wins (Three Thirteen's penalties): rankings and
+        zero-sum returns turn round.
+    ``deal_word``
+        what one deal is called: ``"hand"`` or ``"round"``.
+    ``drawn_key``
+        the summary's name for the deals that end with no winner
+        (``drawn_hands``, ``rounds_without_going_out``, ...).
+    ``figures``, ``deal_figure``
+        the per-seat figures of a summary, in table order (see
+        :meth:`count_event`), and the one that is its per-deal points.
+    ``observation_type``
+        the class of ``observation(seat)``.
+    ``analysis_inputs``
+        what :meth:`analyze` reads besides the cards (``round``, ``table``,
+        ``hand``, ``decks``).
+    """
 
     game_name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    title: ClassVar[str]
     option_spec: ClassVar[Mapping[str, Option]]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_players: ClassVar[int]
+    lower_is_better: ClassVar[bool] = False
+    deal_word: ClassVar[str] = "hand"
+    drawn_key: ClassVar[str] = "drawn_hands"
+    figures: ClassVar[tuple[Figure, ...]] = ()
+    deal_figure: ClassVar[str] = ""
+    observation_type: ClassVar[type[Observation]] = Observation
+    analysis_inputs: ClassVar[frozenset[str]] = frozenset()
 
     options: dict[str, OptionValue]
     num_players: int
@@ -120,6 +233,7 @@ class State(ABC):
     _scores: list[int]
     _winners: list[int]
     _final: list[int]
+    _results: list[Event]
     seed: int | None
     events: list[Event]
     #: dealt from deck orders given to the constructor, not from the seed
@@ -236,8 +350,72 @@ class State(ABC):
             return [0.0] * self.num_players
         return self._zero_sum(self._final)
 
+    @property
+    def results(self) -> list[Event]:
+        """The result of every hand (round) so far, as its ``result`` event
+        (copies: changing them changes nothing here)."""
+        return [copy.deepcopy(r) for r in self._results]
+
     @abstractmethod
-    def clone(self) -> Self: ...
+    def hand_of(self, seat: int) -> Any:
+        """A seat's cards in the game's own form (full information: for
+        referees and tests): Gin a bit mask (``cards.cards_of``), Three
+        Thirteen a two-deck multiset (``cards.multi_cards``), Manipulation
+        a sorted list. :meth:`cards_in_hand` is the same in one form."""
+
+    @abstractmethod
+    def cards_in_hand(self, seat: int) -> list[Card]:
+        """A seat's cards, ascending, a card held twice listed twice (full
+        information: for referees and tests)."""
+
+    def clone(self) -> Self:
+        """An independent copy that records only what happens to it from now
+        on (the games replace this deep copy by faster ones)."""
+        events, self.events = self.events, []
+        try:
+            new = copy.deepcopy(self)
+        finally:
+            self.events = events
+        return new
+
+    @classmethod
+    def replay_setup(cls, events: Sequence[Event]) -> dict[str, Any]:
+        """Constructor arguments, beyond the deck orders, that a record's
+        ``events`` fix (by default the first deal's dealer)."""
+        for e in events:
+            if e.get("type") == "deal":
+                return {"first_dealer": int(e["dealer"])}
+        return {}
+
+    @classmethod
+    def decks_for(cls, players: int) -> int:
+        """How many decks ``players`` play with."""
+        return 1
+
+    @classmethod
+    def pack(cls, players: int) -> list[Card]:
+        """Every card ``players`` play with, ascending."""
+        return [c for c in range(52) for _ in range(cls.decks_for(players))]
+
+    @classmethod
+    def count_event(cls, counts: Counts, event: Event, memo: dict[str, Any]) -> bool:
+        """Count one event of a match into ``counts`` (per-seat counters
+        named in ``figures``; ``memo`` keeps what a later event needs, for
+        one run); True if it ends a deal with no winner (``drawn_key``)."""
+        return False
+
+    @classmethod
+    def counters(cls) -> tuple[str, ...]:
+        """The counters ``figures`` read, in order of first use."""
+        names = [n for f in cls.figures for n in (f.count, f.per)
+                 if n is not None and n not in ("deal", "match")]
+        return tuple(dict.fromkeys(names))
+
+    @classmethod
+    def analyze(cls, cards: str, **given: Any) -> dict[str, Any]:
+        """The best arrangement of a hand (for ``rummylab analyze``); the
+        keys of ``given`` are in ``analysis_inputs``."""
+        raise OptionError(f"{cls.game_name} has no hand analysis")
 
     @classmethod
     def record_version_setup(cls, version: int) -> dict[str, Any]:

@@ -26,9 +26,8 @@ True
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
@@ -47,7 +46,16 @@ from rummylab.cards import (
     suit_of,
 )
 from rummylab.errors import CardError, IllegalActionError, UnknownActionError
-from rummylab.game import TERMINAL, Event, State, as_text, thawed
+from rummylab.game import (
+    TERMINAL,
+    Counts,
+    Event,
+    Figure,
+    Observation,
+    State,
+    as_text,
+    thawed,
+)
 from rummylab.gin.solver import (
     best_arrangement,
     best_defence,
@@ -56,7 +64,7 @@ from rummylab.gin.solver import (
     knock_arrangement,
     meld_str,
 )
-from rummylab.options import BONUS_MAX, Option, OptionValue
+from rummylab.options import BONUS_MAX, Option
 
 DRAW_STOCK = 0
 TAKE_DISCARD = 1
@@ -125,14 +133,10 @@ def _meld_strs(melds: Sequence[CardSet]) -> list[str]:
 
 
 @dataclass(frozen=True)
-class GinObservation:
+class GinObservation(Observation):
     """What one seat may know. Cards are ints (masks for hands)."""
 
-    game: str
-    seat: int
     role: str
-    phase: str
-    to_act: int
     hand_seat: int
     hand: CardSet
     discard_pile: tuple[Card, ...]
@@ -141,17 +145,15 @@ class GinObservation:
     opponent_hand_size: int
     taken_card: Card | None
     knock_limit: int
-    legal_actions: tuple[int, ...]
-    dealer: int
     hand_number: int
-    scores: tuple[int, ...]
-    actions: tuple[tuple[int, str], ...]
-    last_result: Mapping[str, Any] | None
-    options: Mapping[str, OptionValue] = field(repr=False)
     roles: tuple[str, ...] = ()
     # three-player Gin: the sitter's advice on the captain's move to make
     # (in the captain's and the sitter's views only: it tells of the captain's cards)
     advice: tuple[str, ...] = ()
+
+    def cards_in_hand(self) -> list[Card]:
+        """The hand seat's cards (none for a seat that holds no hand)."""
+        return cards_of(self.hand)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -231,8 +233,20 @@ class GinState(State):
     """A two-player Gin Rummy match (§1), hand after hand to the target."""
 
     game_name: ClassVar[str] = "gin"
+    aliases: ClassVar[tuple[str, ...]] = ("gin-rummy",)
+    title: ClassVar[str] = "Gin Rummy"
     option_spec: ClassVar[Mapping[str, Option]] = GIN_OPTIONS
     num_seats: ClassVar[int] = 2
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    default_players: ClassVar[int] = 2
+    figures: ClassVar[tuple[Figure, ...]] = (
+        Figure("points_per_hand", "points", "deal", short="pts/hand"),
+        Figure("hands_won", "hands_won"), Figure("knocks", "knocks"), Figure("gins", "gins"),
+        Figure("undercuts", "undercuts"),
+    )
+    deal_figure: ClassVar[str] = "points_per_hand"
+    observation_type: ClassVar[type[Observation]] = GinObservation
 
     def __init__(
         self,
@@ -270,12 +284,31 @@ class GinState(State):
         self._deal()
 
     @classmethod
-    def replay_setup(cls, events: Sequence[Event]) -> dict[str, Any]:
-        """Constructor arguments, beyond the deck orders, that a record fixes."""
-        for e in events:
-            if e.get("type") == "deal":
-                return {"first_dealer": int(e["dealer"])}
-        return {}
+    def count_event(cls, counts: Counts, event: Event, memo: dict[str, Any]) -> bool:
+        """A hand's result: points and hands to the winner, a knock or a gin
+        to the knocker, an undercut to the defender who made it."""
+        if event["type"] != "result":
+            return False
+        outcome = event["outcome"]
+        if outcome == "drawn":
+            return True
+        winner = event["winner"]
+        counts["points"][winner] += event["points"]
+        counts["hands_won"][winner] += 1
+        knocker: int = event["knocker"]
+        if outcome in ("gin", "big_gin"):
+            counts["gins"][knocker] += 1
+        else:
+            counts["knocks"][knocker] += 1
+        if outcome == "undercut":
+            counts["undercuts"][winner] += 1
+        return False
+
+    @classmethod
+    def analyze(cls, cards: str, **given: Any) -> dict[str, Any]:
+        from rummylab.gin.analysis import analyze_gin
+
+        return analyze_gin(cards)
 
     # -- match structure hooks (three-player Gin overrides these) -----
     def _setup_match(self, first_dealer: int | None) -> None:
@@ -319,6 +352,7 @@ class GinState(State):
         self._forced_stock = False
         self._taken: Card = -1
         self._hand_actions: list[tuple[int, str]] = []
+        self._hand_action_ids: list[int] = []
         self._legal = None
 
     def _shuffled(self) -> list[Card]:
@@ -371,6 +405,7 @@ class GinState(State):
         text = action_text(action)
         self.events.append({"type": "action", "seat": seat, "action": text})
         self._hand_actions.append((seat, text))
+        self._hand_action_ids.append(action)
         self._legal = None
         phase = self._phase
         if action == TAKE_DISCARD:
@@ -582,6 +617,7 @@ class GinState(State):
             hand_number=self._hand_no,
             scores=tuple(self._scores),
             actions=tuple(self._hand_actions) if self._phase != OVER else (),
+            action_ids=tuple(self._hand_action_ids) if self._phase != OVER else (),
             last_result=self._result_view(self._results),
             options=MappingProxyType(self.options),
             roles=tuple(self.role_of(s) for s in range(self.num_players)),
@@ -593,8 +629,8 @@ class GinState(State):
     # -- results -------------------------------------------------------
     @property
     def hand_results(self) -> list[Event]:
-        """Every result so far (copies: changing them changes nothing here)."""
-        return [copy.deepcopy(r) for r in self._results]
+        """Every hand's result so far: :attr:`results` by Gin's word."""
+        return self.results
 
     @property
     def phase(self) -> str:
@@ -605,8 +641,11 @@ class GinState(State):
         return self._hand_no
 
     def hand_of(self, seat: int) -> CardSet:
-        """A seat's cards (full information: for referees and tests)."""
+        """A seat's cards as a bit mask (full information: for referees and tests)."""
         return self._hands[seat]
+
+    def cards_in_hand(self, seat: int) -> list[Card]:
+        return cards_of(self._hands[seat])
 
     @property
     def stock(self) -> list[Card]:
@@ -630,6 +669,7 @@ class GinState(State):
         new._discard = self._discard[:]
         new._stock = self._stock[:]
         new._hand_actions = self._hand_actions[:]
+        new._hand_action_ids = self._hand_action_ids[:]
         new._winners = self._winners[:]
         new._final = self._final[:]
         if self.options["hollywood"]:
