@@ -29,7 +29,7 @@ from rummylab.errors import RecordError, RummyError
 from rummylab.match import MatchStats, bot_seed, match_seeds, play_match
 from rummylab.options import parse_option_args
 from rummylab.records import RecordWriter, replay, staged, staged_path, unwritable
-from rummylab.registry import game_class, new_state
+from rummylab.registry import DEFAULT_GAME, game_class, new_state
 
 app = typer.Typer(
     add_completion=False,
@@ -443,7 +443,8 @@ def _many(n: int, word: str) -> str:
 
 @app.command()
 def play(
-    game: Annotated[str, typer.Argument(help="gin, gin3, three-thirteen or manipulation")] = "gin",
+    game: Annotated[str, typer.Argument(
+        help="gin, gin3, three-thirteen or manipulation")] = DEFAULT_GAME,
     bot: Annotated[str, typer.Option(help="the bot in every other seat")] = "simple",
     seed: Annotated[int | None, typer.Option(help="seed of the match")] = None,
     option: Annotated[list[str] | None, typer.Option(

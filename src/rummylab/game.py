@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
+from rummylab.cards import cards_str
 from rummylab.errors import IllegalActionError, OptionError
 from rummylab.options import Option, OptionValue, resolve_options
 
@@ -153,9 +154,9 @@ class Observation:
 
     ``actions`` are the moves of the hand (round) so far as ``(seat, text)``;
     ``action_ids`` the same moves as action ids, one per entry of ``actions``
-    (a Manipulation meld given as text has no id: ``-1``), so that a bot
-    reads the history without parsing text. ``action_ids`` are not part of
-    ``to_dict()``, which is what ``actions`` already says."""
+    (a Manipulation meld, written with its cards and table, has none:
+    ``-1``), so that a bot reads the history without parsing text.
+    ``action_ids`` are not part of ``to_dict()``: ``actions`` says the same."""
 
     game: str
     seat: int
@@ -210,6 +211,17 @@ class State(ABC):
     ``analysis_inputs``
         what :meth:`analyze` reads besides the cards (``round``, ``table``,
         ``hand``, ``decks``).
+    ``max_deals``
+        the most deals a match has, if the rules fix it (Three Thirteen: 11).
+    ``reshuffles_stock``
+        an empty stock is rebuilt from the discard pile: records carry its
+        ``reshuffle`` lines and the constructor takes ``reshuffles=``.
+
+    Class methods say how a match starts (:meth:`starts`), what its pack is
+    (:meth:`pack`), how long a deal can run (:meth:`move_limit`), the range
+    of its points (:meth:`utility_bound`) and what a move shows the table
+    (:meth:`takes_discard`, :meth:`shown_cards`, :meth:`lays_hand_down`):
+    the research adapters model the chance and the hidden cards from them.
     """
 
     game_name: ClassVar[str]
@@ -226,6 +238,8 @@ class State(ABC):
     deal_figure: ClassVar[str] = ""
     observation_type: ClassVar[type[Observation]] = Observation
     analysis_inputs: ClassVar[frozenset[str]] = frozenset()
+    max_deals: ClassVar[int | None] = None
+    reshuffles_stock: ClassVar[bool] = False
 
     options: dict[str, OptionValue]
     num_players: int
@@ -394,8 +408,69 @@ class State(ABC):
 
     @classmethod
     def pack(cls, players: int) -> list[Card]:
-        """Every card ``players`` play with, ascending."""
-        return [c for c in range(52) for _ in range(cls.decks_for(players))]
+        """Every card ``players`` play with, deck by deck."""
+        return [c for _ in range(cls.decks_for(players)) for c in range(52)]
+
+    @classmethod
+    def starts(cls, players: int) -> list[tuple[str, dict[str, Any]]]:
+        """Every way a match can start before its first deck is dealt, as
+        ``(text, constructor keywords)``: by default, who deals first."""
+        return [(f"dealer {seat}", {"first_dealer": seat}) for seat in range(players)]
+
+    @classmethod
+    def move_limit(cls, players: int) -> int:
+        """A bound on the moves of one deal for adapters that must cut a
+        game off: a length no sensible deal reaches (random players can take
+        discards back and forth for ever)."""
+        return 300
+
+    @classmethod
+    def utility_bound(cls, options: Mapping[str, OptionValue], players: int,
+                      deals: int) -> tuple[float, float]:
+        """The least and greatest zero-sum points (``returns`` without the
+        end-of-match bonuses) a seat can have after ``deals`` deals."""
+        raise NotImplementedError
+
+    @classmethod
+    def takes_discard(cls, action: int) -> bool:
+        """``action`` takes the top card of the discard pile."""
+        return False
+
+    @classmethod
+    def shown_cards(cls, text: str) -> list[Card]:
+        """The cards of the mover's hand that the move written ``text`` puts
+        face up (a discard, a meld)."""
+        return []
+
+    @classmethod
+    def lays_hand_down(cls, action: int) -> bool:
+        """After ``action`` the mover's hand lies face up while the deal goes
+        on (Three Thirteen's going out, §3.5)."""
+        return False
+
+    def dealt_to(self) -> list[int]:
+        """For the deal in progress, the seat each card of its deck order went
+        to, top card first (-1: dealt face up); the rest is the stock."""
+        raise NotImplementedError
+
+    def role_of(self, seat: int) -> str:
+        """The seat's role this deal ("" where the game has none)."""
+        return ""
+
+    def deal_line(self) -> str:
+        """What every seat sees of the deal in progress, for a plain-text log
+        (it follows the seat's own cards, each part after ``" | "``)."""
+        return ""
+
+    def text_lines(self, seat: int | None = None) -> list[str]:
+        """A plain-text view, line by line: ``seat``'s cards as it sees them,
+        or every hand (the referee's view: ``seat`` None), then the public
+        cards on the table."""
+        seats = range(self.num_players) if seat is None else [seat]
+        return [f"seat {p}: {cards_str(self._seen_cards(p, seat is None))}" for p in seats]
+
+    def _seen_cards(self, seat: int, referee: bool) -> list[Card]:
+        return self.cards_in_hand(seat) if referee else self.observation(seat).cards_in_hand()
 
     @classmethod
     def count_event(cls, counts: Counts, event: Event, memo: dict[str, Any]) -> bool:

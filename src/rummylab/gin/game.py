@@ -64,7 +64,7 @@ from rummylab.gin.solver import (
     knock_arrangement,
     meld_str,
 )
-from rummylab.options import BONUS_MAX, Option
+from rummylab.options import BONUS_MAX, Option, OptionValue
 
 DRAW_STOCK = 0
 TAKE_DISCARD = 1
@@ -309,6 +309,44 @@ class GinState(State):
         from rummylab.gin.analysis import analyze_gin
 
         return analyze_gin(cards)
+
+    @classmethod
+    def utility_bound(cls, options: Mapping[str, OptionValue], players: int,
+                      deals: int) -> tuple[float, float]:
+        o = options
+        bonus = max(int(o["gin_bonus"]), int(o["big_gin_bonus"]) if o["big_gin"] else 0,
+                    int(o["undercut_bonus"]) + 10)
+        per = (bonus + 100) * (2 if o["oklahoma"] else 1)  # 10 cards at most 10 each
+        top = float(per * deals)
+        return (-top / (players - 1), top)
+
+    @classmethod
+    def takes_discard(cls, action: int) -> bool:
+        return action == TAKE_DISCARD
+
+    @classmethod
+    def shown_cards(cls, text: str) -> list[Card]:
+        action = parse_action(text)
+        return [(action - DISCARD_BASE) % 52] if DISCARD_BASE <= action < BIG_GIN else []
+
+    def dealt_to(self) -> list[int]:
+        # §1.2: ten each, alternately from the non-dealer; then the upcard
+        return [self.non_dealer if i % 2 == 0 else self.dealer for i in range(20)] + [-1]
+
+    def deal_line(self) -> str:
+        return f" | up {card_str(self._discard[-1])}"
+
+    def text_lines(self, seat: int | None = None) -> list[str]:
+        lines = []
+        for p in range(self.num_players) if seat is None else [seat]:
+            if seat is None:
+                lines.append(f"seat {p} ({self.role_of(p)}): {mask_str(self._hands[p])}")
+            else:
+                obs = self.observation(p)
+                lines.append(f"seat {p} ({obs.role}) sees: {mask_str(obs.hand)}")
+        if not self.is_terminal():
+            lines.append(f"discard pile: {cards_str(self._discard)}  (top last)")
+        return lines
 
     # -- match structure hooks (three-player Gin overrides these) -----
     def _setup_match(self, first_dealer: int | None) -> None:

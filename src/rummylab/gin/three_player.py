@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from itertools import permutations
 from typing import Any, ClassVar
 
 from rummylab.cards import Card, card_str, parse_card, rank_of
@@ -89,6 +90,14 @@ class Gin3State(GinState):
         return super().count_event(counts, event, memo)
 
     @classmethod
+    def starts(cls, players: int) -> list[tuple[str, dict[str, Any]]]:
+        """The six ways to cut the roles (D-6): Kc, Qc, Jc drawn by the box,
+        the captain and the sitter."""
+        return [(f"roles box={box} captain={captain} sitter={sitter}",
+                 {"cut": [{box: 12, captain: 11, sitter: 10}]})
+                for box, captain, sitter in permutations(range(3))]
+
+    @classmethod
     def replay_setup(cls, events: Sequence[Event]) -> dict[str, Any]:
         for e in events:
             if e.get("type") == "cut":
@@ -159,6 +168,10 @@ class Gin3State(GinState):
         if seat == self.non_dealer:
             return "captain"
         return "sitter"
+
+    def deal_line(self) -> str:
+        roles = " ".join(f"{self.role_of(s)}={s}" for s in range(3))
+        return f" | {roles}{super().deal_line()}"
 
     def _hand_seat_for(self, seat: int) -> int:
         # §2.2: the sitter sees the captain's cards, never the box's

@@ -63,7 +63,7 @@ from rummylab.manipulation.table import (
     parse_table,
     table_str,
 )
-from rummylab.options import BONUS_MAX, Option
+from rummylab.options import BONUS_MAX, Option, OptionValue
 
 DRAW = 0
 KNOCK = 1
@@ -103,9 +103,10 @@ MANIPULATION_OPTIONS: dict[str, Option] = {
 class ManipulationObservation(Observation):
     """What one seat may know: its own hand and everything public.
 
-    In ``action_ids`` a meld is ``MELD_BEST`` (3) if it was played as
-    ``meld best`` and ``MELD_TEXT`` (-1) if it was given as cards; its text
-    in ``actions`` is always the explicit ``meld CARDS => TABLE``."""
+    In ``action_ids`` every meld is ``MELD_TEXT`` (-1), however it was
+    given (``meld best`` or its cards): its cards and the table it left are
+    in its text in ``actions``, always the explicit ``meld CARDS => TABLE``,
+    as records write it."""
 
     num_players: int
     round: int
@@ -223,6 +224,37 @@ class ManipulationState(State):
         if event["went_out"] is not None:
             counts["went_out"][event["went_out"]] += 1
         return bool(event["ended"] == "exhausted")
+
+    @classmethod
+    def move_limit(cls, players: int) -> int:
+        # it ends by itself: a turn draws at least one card and has at most
+        # three decisions; then one meld-only turn (two decisions) each
+        pile = len(cls.pack(players)) - 10 * players
+        return 3 * pile + 2 * players + 3
+
+    @classmethod
+    def utility_bound(cls, options: Mapping[str, OptionValue], players: int,
+                      deals: int) -> tuple[float, float]:
+        per = sum(min(c % 13 + 1, 10) if c < 52 else 25 for c in cls.pack(players))
+        per += int(options["undercut_bonus"]) + int(options["out_bonus"])
+        return (-float(per * deals), float(per * deals))
+
+    @classmethod
+    def shown_cards(cls, text: str) -> list[Card]:
+        if not text.startswith("meld "):
+            return []
+        return parse_cards(text[5:].split("=>")[0], jokers=True)
+
+    def dealt_to(self) -> list[int]:
+        # §4.3: ten each from the dealer's left; then the first turn's draw
+        n, first = self.num_players, (self.dealer + 1) % self.num_players
+        return [(self.dealer + 1 + i) % n for i in range(10 * n)] + [first]
+
+    def deal_line(self) -> str:
+        return f" | round {self.round}"
+
+    def text_lines(self, seat: int | None = None) -> list[str]:
+        return [*super().text_lines(seat), f"table: {table_str(self._table) or '(empty)'}"]
 
     @classmethod
     def analyze(cls, cards: str, **given: Any) -> dict[str, Any]:
@@ -419,7 +451,7 @@ class ManipulationState(State):
         if action == MELD_BEST:
             play = self.best()
             assert play is not None
-            self._do_meld(seat, list(play.play), play.table, MELD_BEST)
+            self._do_meld(seat, list(play.play), play.table)
             return
         self._log(seat, _NAMES[action], action)
         if action == DRAW:
@@ -469,10 +501,12 @@ class ManipulationState(State):
                 raise IllegalActionError(
                     f"no legal table holds {cards_str(cards)} with the cards on the table")
             new = found
-        self._do_meld(seat, cards, new, MELD_TEXT)
+        self._do_meld(seat, cards, new)
 
-    def _do_meld(self, seat: int, cards: list[Card], table: Table, action: int) -> None:
-        self._log(seat, f"meld {cards_str(sorted(cards))} => {table_str(table)}", action)
+    def _do_meld(self, seat: int, cards: list[Card], table: Table) -> None:
+        # logged as its cards and table, with no id: a replay never depends on
+        # how the engine would arrange the table
+        self._log(seat, f"meld {cards_str(sorted(cards))} => {table_str(table)}", MELD_TEXT)
         hand = self._hands[seat]
         for c in cards:
             hand.remove(c)

@@ -53,7 +53,7 @@ from rummylab.game import (
     as_text,
     thawed,
 )
-from rummylab.options import Option
+from rummylab.options import Option, OptionValue
 from rummylab.three_thirteen.solver import combo_str, penalty, penalty_after_discard, solve
 
 DRAW_STOCK = 0
@@ -196,6 +196,8 @@ class ThirteenState(State):
     deal_figure: ClassVar[str] = "penalty_per_round"
     observation_type: ClassVar[type[Observation]] = ThirteenObservation
     analysis_inputs: ClassVar[frozenset[str]] = frozenset({"round", "decks"})
+    max_deals: ClassVar[int | None] = ROUNDS
+    reshuffles_stock: ClassVar[bool] = True  # D-12
 
     def __init__(
         self,
@@ -254,6 +256,43 @@ class ThirteenState(State):
             raise OptionError("three-thirteen needs --round R (1-11)")
         decks = given.get("decks")
         return analyze_thirteen(cards, given["round"], decks=2 if decks is None else decks)
+
+    @classmethod
+    def move_limit(cls, players: int) -> int:
+        return 400  # the stock is reshuffled for ever: a round need not end
+
+    @classmethod
+    def utility_bound(cls, options: Mapping[str, OptionValue], players: int,
+                      deals: int) -> tuple[float, float]:
+        top = float(sum(10 * (r + 2) for r in range(1, deals + 1)))
+        return (-top, top)
+
+    @classmethod
+    def takes_discard(cls, action: int) -> bool:
+        return action == TAKE_DISCARD
+
+    @classmethod
+    def shown_cards(cls, text: str) -> list[Card]:
+        action = parse_action(text)
+        return [(action - DISCARD_BASE) % 52] if action >= DISCARD_BASE else []
+
+    @classmethod
+    def lays_hand_down(cls, action: int) -> bool:
+        return action >= GO_OUT_BASE
+
+    def dealt_to(self) -> list[int]:
+        # §3.3: one at a time from the dealer's left; then the first discard
+        n = self.num_players
+        return [(self.dealer + 1 + i) % n for i in range((self.round + 2) * n)] + [-1]
+
+    def deal_line(self) -> str:
+        return f" | round {self.round} | up {card_str(self._discard[-1])}"
+
+    def text_lines(self, seat: int | None = None) -> list[str]:
+        lines = super().text_lines(seat)
+        if not self.is_terminal():
+            lines.append(f"discard pile: {cards_str(self._discard)}  (top last)")
+        return lines
 
     @classmethod
     def replay_setup(cls, events: Sequence[Event]) -> dict[str, Any]:
