@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pytest
 
+from rummylab.errors import RummyError
 from rummylab.game import Observation, State
 from rummylab.registry import GAMES, game_class, game_classes
 
@@ -129,6 +130,10 @@ def test_each_game_describes_itself(name: str) -> None:
     assert cls.deal_word in ("hand", "round")
     assert cls.drawn_key and cls.deal_figure in [f.name for f in cls.figures]
     assert issubclass(cls.observation_type, Observation)
+    # each move form is in the game's own error for a move it does not know
+    with pytest.raises(RummyError) as e:
+        cls(seed=1).string_to_action("shuffle")
+    assert all(f"'{form}'" in str(e.value) for form in cls.move_forms)
     state = cls(seed=1)
     assert type(state.observation(0)) is cls.observation_type
     assert isinstance(state.results, list) and state.results == []

@@ -208,6 +208,9 @@ class State(ABC):
         :meth:`count_event`), and the one that is its per-deal points.
     ``observation_type``
         the class of ``observation(seat)``.
+    ``move_forms``
+        how its moves are written, as a player types them (``discard 7h``);
+        ``text_lines`` and ``deal_line`` write a hand and a table.
     ``analysis_inputs``
         what :meth:`analyze` reads besides the cards (``round``, ``table``,
         ``hand``, ``decks``).
@@ -237,6 +240,7 @@ class State(ABC):
     figures: ClassVar[tuple[Figure, ...]] = ()
     deal_figure: ClassVar[str] = ""
     observation_type: ClassVar[type[Observation]] = Observation
+    move_forms: ClassVar[tuple[str, ...]] = ()
     analysis_inputs: ClassVar[frozenset[str]] = frozenset()
     max_deals: ClassVar[int | None] = None
     reshuffles_stock: ClassVar[bool] = False
@@ -359,10 +363,11 @@ class State(ABC):
         return list(self._final)
 
     def returns(self) -> list[float]:
-        """Per seat, zero-sum: own final score less the others' mean."""
+        """Per seat, zero-sum: own final score less the others' mean (where
+        lower totals win, the others' mean less one's own)."""
         if not self.is_terminal():
             return [0.0] * self.num_players
-        return self._zero_sum(self._final)
+        return self._zero_sum([-f for f in self._final] if self.lower_is_better else self._final)
 
     @property
     def results(self) -> list[Event]:

@@ -247,6 +247,8 @@ class GinState(State):
     )
     deal_figure: ClassVar[str] = "points_per_hand"
     observation_type: ClassVar[type[Observation]] = GinObservation
+    move_forms: ClassVar[tuple[str, ...]] = (
+        "draw stock", "take discard", "pass", "discard 7h", "knock 7h", "big gin")
 
     def __init__(
         self,

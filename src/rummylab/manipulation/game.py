@@ -165,6 +165,8 @@ class ManipulationState(State):
     )
     deal_figure: ClassVar[str] = "points_per_round"
     observation_type: ClassVar[type[Observation]] = ManipulationObservation
+    move_forms: ClassVar[tuple[str, ...]] = ("draw", "knock", "pass", "meld best", "meld CARDS",
+                                             "meld CARDS => TABLE")
     analysis_inputs: ClassVar[frozenset[str]] = frozenset({"table", "hand", "decks"})
 
     def __init__(

@@ -195,6 +195,8 @@ class ThirteenState(State):
     )
     deal_figure: ClassVar[str] = "penalty_per_round"
     observation_type: ClassVar[type[Observation]] = ThirteenObservation
+    move_forms: ClassVar[tuple[str, ...]] = ("draw stock", "take discard", "discard 7h",
+                                             "go out 7h")
     analysis_inputs: ClassVar[frozenset[str]] = frozenset({"round", "decks"})
     max_deals: ClassVar[int | None] = ROUNDS
     reshuffles_stock: ClassVar[bool] = True  # D-12
@@ -529,12 +531,6 @@ class ThirteenState(State):
     @property
     def discard_pile(self) -> list[Card]:
         return list(self._discard)
-
-    def returns(self) -> list[float]:
-        """Lower totals are better: each seat's others' mean less its own total."""
-        if self._phase != OVER:
-            return [0.0] * self.num_players
-        return self._zero_sum([-s for s in self._scores])
 
     def clone(self) -> Self:
         new = object.__new__(type(self))
