@@ -147,3 +147,31 @@ def test_aliases_name_one_game_each() -> None:
         for alias in (cls.game_name, *cls.aliases):
             key = alias.lower().replace("_", "-")
             assert seen.setdefault(key, cls.game_name) == cls.game_name, alias
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_base_clone_and_the_games_fast_clone_agree(name: str) -> None:
+    """``State.clone``'s deep copy (for a game without its own) and the
+    game's fast clone play on alike, record only what happens to them, and
+    leave the original as it was."""
+    state = GAMES[name](seed=4)
+    for _ in range(5):
+        state.apply_action(state.legal_actions()[-1])
+    before = state.observation(0).to_dict()
+    deep, fast = State.clone(state), state.clone()
+    assert deep.events == fast.events == [] and state.events
+    for _ in range(6):
+        if deep.is_terminal():
+            break
+        action = deep.legal_actions()[0]
+        deep.apply_action(action)
+        fast.apply_action(action)
+        assert deep.observation(0) == fast.observation(0)
+        assert deep.events == fast.events
+    assert state.observation(0).to_dict() == before
+
+
+def test_replay_setup_defaults_to_the_first_dealer() -> None:
+    events = [{"type": "deal", "dealer": 1, "deck": ""}, {"type": "deal", "dealer": 0}]
+    assert State.replay_setup(events) == {"first_dealer": 1}
+    assert State.replay_setup([]) == {}
