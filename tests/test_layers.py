@@ -46,6 +46,9 @@ LAYERS: dict[str, str] = {
     "rummylab.manipulation.sweep_tables": "solvers",
     "rummylab.manipulation._kernel": "solvers",
     "rummylab.reference": "solvers",
+    "rummylab.gin.analysis": "solvers",  # a hand's analysis: solver answers, no game state
+    "rummylab.three_thirteen.analysis": "solvers",
+    "rummylab.manipulation.analysis": "solvers",
     # games: the State API, each game, the registry that finds them
     "rummylab": "games",
     "rummylab.game": "games",

@@ -32,19 +32,11 @@ from typing import Any
 
 from rummylab.bots import make_bot
 from rummylab.errors import OptionError, RummyError
-from rummylab.match import FIGURES, MatchStats, bot_seed, match_seeds, play_match, whole
+from rummylab.match import MatchStats, bot_seed, match_seeds, play_match, whole
 from rummylab.records import RecordWriter
+from rummylab.registry import game_class
 from rummylab.stats import wilson
 
-# the game's own per-hand (per-round) figure, reported as ``points_per_hand``
-PER_HAND: dict[str, str] = {
-    "gin": "points_per_hand",
-    "gin3": "points_per_hand",
-    "three-thirteen": "penalty_per_round",
-    "manipulation": "points_per_round",
-}
-# games where a lower final score ranks better
-LOWER_IS_BETTER = frozenset({"three-thirteen"})
 EXTRA = "pip install -e '.[arena]'"
 
 
@@ -422,11 +414,12 @@ class ArenaResult:
                 "match_wins": whole(st.match_wins[b]), "matches": st.matches,
                 "win_rate": st.match_wins[b] / st.matches if st.matches else 0.0,
                 "ci_low": lo, "ci_high": hi,
-                "points_per_hand": st.figure(PER_HAND[self.game], b),
+                # the game's own per-hand (per-round) figure, under one name for all
+                "points_per_hand": st.figure(game_class(self.game).deal_figure, b),
                 "rating": self.ratings[b] if self.ratings else None,
             }
-            for fig in FIGURES.get(self.game, ()):
-                row.setdefault(fig, st.figure(fig, b))
+            for fig in st.figures:
+                row.setdefault(fig.name, st.figure(fig.name, b))
             out.append(row)
         return out
 
@@ -440,14 +433,15 @@ class ArenaResult:
 
 
 def match_ranks(game: str, winners: Sequence[int], final: Sequence[int]) -> list[int]:
-    """Ranks per seat (1 best, ties share): winners first, the rest by final score.
+    """Ranks per seat (1 best, ties share): winners first, the rest by final
+    score (lowest first where the game's lower totals win).
 
     >>> match_ranks("gin", [1], [40, 110])
     [2, 1]
     >>> match_ranks("three-thirteen", [0, 2], [30, 50, 30])
     [1, 3, 1]
     """
-    sign = 1 if game in LOWER_IS_BETTER else -1
+    sign = 1 if game_class(game).lower_is_better else -1
     keys = [(0 if s in winners else 1, sign * v) for s, v in enumerate(final)]
     return [1 + sum(1 for k2 in keys if k2 < k) for k in keys]
 

@@ -30,10 +30,10 @@ from rummylab import __version__
 from rummylab.arena import SEATED, check_backend, check_scheduler, run_arena, split_bots
 from rummylab.bots import make_bot
 from rummylab.errors import RecordError, RummyError
-from rummylab.match import FIGURES, MatchStats
+from rummylab.match import MatchStats
 from rummylab.options import parse_option_args
 from rummylab.records import replay, staged, staged_path, unwritable
-from rummylab.registry import game_class, new_state
+from rummylab.registry import DEFAULT_GAME, game_class, new_state
 
 app = typer.Typer(
     add_completion=False,
@@ -216,32 +216,15 @@ def analyze(
 ) -> None:
     """Best arrangement of a hand; after the draw also the best discard; for
     Manipulation the best play onto a table."""
-    name = game_class(game).game_name
-    from rummylab.analysis import analyze_gin, analyze_manipulation, analyze_thirteen
-
+    cls = game_class(game)
     text = " ".join(cards or [])
     # an option the game does not read would be dropped unseen: refuse it
-    given = {"--round": round_ is not None, "--table": table_ is not None,
-             "--hand": hand is not None, "--decks": decks is not None}
-    reads = {"three-thirteen": {"--round", "--decks"},
-             "manipulation": {"--table", "--hand", "--decks"}}
-    extra = [k for k, v in given.items() if v and k not in reads.get(name, set())]
+    given = {"round": round_, "table": table_, "hand": hand, "decks": decks}
+    extra = [f"--{k}" for k, v in given.items() if v is not None
+             and k not in cls.analysis_inputs]
     if extra:
-        fail(f"{name} does not take {', '.join(extra)}")
-    if name == "manipulation" and hand is not None and text:
-        fail("give the manipulation hand once: with --hand or as cards, not both")
-    result: dict[str, object]
-    if name in ("gin", "gin3"):
-        result = analyze_gin(text)
-    elif name == "three-thirteen":
-        if round_ is None:
-            fail("three-thirteen needs --round R (1-11)")
-        result = analyze_thirteen(text, round_, decks=2 if decks is None else decks)
-    else:
-        if hand is None and not text:
-            fail('manipulation needs --hand "CARDS" (and --table "MELD | MELD")')
-        result = analyze_manipulation(table_ or "", hand if hand is not None else text,
-                                      2 if decks is None else decks)
+        fail(f"{cls.game_name} does not take {', '.join(extra)}")
+    result = cls.analyze(text, **{k: v for k, v in given.items() if k in cls.analysis_inputs})
     if as_json:
         console.print_json(json.dumps(result))
         return
@@ -351,7 +334,7 @@ def _seats_from_bots(cls: Any, options: dict[str, object], specs: list[str], bot
 def _print_stats(stats: MatchStats) -> None:
     d = stats.to_dict()
     parts = [f"{k.replace('_', ' ')}: {v}" for k, v in d.items() if isinstance(v, int)]
-    figures = FIGURES.get(stats.game, ())
+    figures = [f.name for f in stats.figures]
     cols = ("seat", "bot", "wins", "win % (95% CI)", *(f.replace("_", " ") for f in figures))
     rows = []
     for row in stats.rows():
@@ -487,16 +470,16 @@ def _arena_table(name: str, d: dict[str, Any]) -> None:
     """The arena's figures as a table."""
     parts = [f"{k.replace('_', ' ')}: {v}" for k, v in d.items()
              if (isinstance(v, int) and k != "game") or (k == "seatings" and v != "cyclic")]
-    figures = [f for f in FIGURES.get(name, ()) if f != "points_per_hand"]
-    per_hand = "pts/hand" if name in ("gin", "gin3") else (
-        "penalty/rd" if name == "three-thirteen" else "pts/round")
+    cls = game_class(name)
+    # the game's per-hand (per-round) figure is the arena's points_per_hand column
+    per_hand = next(f.short for f in cls.figures if f.name == cls.deal_figure)
+    figures = [f.name for f in cls.figures if f.name != cls.deal_figure]
     cols = ("bot", "wins", "played", "win % (95% CI)", per_hand,
-            *(f.replace("_", " ") for f in figures if not f.endswith("_per_round")),
-            "mu (ordinal)")
+            *(f.replace("_", " ") for f in figures), "mu (ordinal)")
     rows = []
     for row in d["bots"]:
         cells = [f"{row[f]:.2f}" if isinstance(row[f], float) and not float(row[f]).is_integer()
-                 else f"{row[f]:g}" for f in figures if not f.endswith("_per_round")]
+                 else f"{row[f]:g}" for f in figures]
         rows.append([
             row["name"], f"{row['match_wins']:g}", str(row["matches"]),
             f"{row['win_rate']:.1%} ({row['ci_low']:.1%}-{row['ci_high']:.1%})",
@@ -551,8 +534,8 @@ def replay_cmd(
 
 
 def _hand_word(games: set[str]) -> str:
-    """What the games call a deal: Three Thirteen and Manipulation play rounds."""
-    return "round" if games <= {"three-thirteen", "manipulation"} else "hand"
+    """What the games call a deal: "round" if every one of them plays rounds."""
+    return "round" if all(game_class(g).deal_word == "round" for g in games) else "hand"
 
 
 def _many(n: int, word: str) -> str:
@@ -573,7 +556,7 @@ def _many(n: int, word: str) -> str:
              "  rummylab play three-thirteen --record mine.jsonl")
 def play(
     game: Annotated[str, typer.Argument(
-        metavar="GAME", help="gin, gin3, three-thirteen or manipulation")] = "gin",
+        metavar="GAME", help="gin, gin3, three-thirteen or manipulation")] = DEFAULT_GAME,
     bot: Annotated[str, typer.Option(
         metavar="LEVEL", help="the bot in every other seat: easy, medium or hard (the same "
                               "as random, simple, strong)")] = "simple",

@@ -460,7 +460,7 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]],
                 decks.append(parsed)
     try:
         cls = game_class(str(head.get("game")))
-        kwargs: dict[str, Any] = cls.replay_setup([obj for _, _, obj in lines])  # type: ignore[attr-defined]
+        kwargs: dict[str, Any] = cls.replay_setup([obj for _, _, obj in lines])
         played = cls.record_version_setup(version)  # an older version's play
         ctor: Any = cls
         seed = head.get("seed")

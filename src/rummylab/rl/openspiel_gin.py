@@ -91,7 +91,9 @@ from rummylab.gin.game import (
     PASS,
     TAKE_DISCARD,
     GinObservation,
+    GinState,
     action_text,
+    parse_action,
 )
 from rummylab.gin.solver import best_arrangement, deadwood, knock_arrangement, layoff_options
 from rummylab.options import OptionValue, resolve_options
@@ -361,7 +363,7 @@ def _observation(state: Any, v: SpielView, wall_taken: bool,
             legal = [TAKE_DISCARD, PASS] if can_knock else [PASS]
     opp_size = v.opponent_hand_size
     return GinObservation(
-        game="gin",
+        game=GinState.game_name,
         seat=v.player,
         role="player",
         phase=phase,
@@ -379,6 +381,7 @@ def _observation(state: Any, v: SpielView, wall_taken: bool,
         hand_number=1,
         scores=(0, 0),
         actions=v.actions,
+        action_ids=tuple(parse_action(t) for _, t in v.actions),
         last_result=None,
         options=options if options is not None else spiel_options(v.knock_card),
         roles=("player", "player"),
