@@ -178,13 +178,13 @@ class Store:
     # -- writing -----------------------------------------------------------
     def write(self, batch: Sequence[Write]) -> list[BaseException | None]:
         """Commit a batch in one transaction (group commit: one fsync for all
-        of them). If it fails, each write is tried alone, so one bad write
-        fails only itself. Returns, per write, None or its error."""
+        of them, and one statement per kind of row). If it fails, each write
+        is tried alone, so one bad write fails only itself. Returns, per
+        write, None or its error."""
         with self._write_lock:
             try:
                 with self.engine.begin() as conn:
-                    for w in batch:
-                        _apply(conn, w)
+                    _apply(conn, batch)
                 return [None] * len(batch)
             except Exception as e:
                 if len(batch) == 1:
@@ -193,7 +193,7 @@ class Store:
             for w in batch:
                 try:
                     with self.engine.begin() as conn:
-                        _apply(conn, w)
+                        _apply(conn, [w])
                     out.append(None)
                 except Exception as e:
                     out.append(e)
@@ -222,15 +222,18 @@ class Store:
             yield from conn.execute(select(tables.c.id)).scalars()
 
 
-def _apply(conn: Connection, w: Write) -> None:
-    if w.table is not None:
-        conn.execute(insert(tables), [w.table.to_db()])
-    if w.events:
-        conn.execute(insert(events), [e.to_db() for e in w.events])
-    if w.finish is not None:
-        table_id, at, record = w.finish
-        conn.execute(update(tables).where(tables.c.id == table_id)
-                     .values(finished=at, record=record))
+def _apply(conn: Connection, batch: Sequence[Write]) -> None:
+    new = [w.table.to_db() for w in batch if w.table is not None]
+    if new:  # before the events: a table's first events may come in the same batch
+        conn.execute(insert(tables), new)
+    rows = [e.to_db() for w in batch for e in w.events]
+    if rows:
+        conn.execute(insert(events), rows)
+    for w in batch:
+        if w.finish is not None:
+            table_id, at, record = w.finish
+            conn.execute(update(tables).where(tables.c.id == table_id)
+                         .values(finished=at, record=record))
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
