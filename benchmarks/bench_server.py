@@ -4,7 +4,8 @@ script) against the simple bot at each, over WebSockets on 127.0.0.1.
 It starts ``rummylab``'s server in a child process on a fresh SQLite file
 (WAL, synchronous=FULL: every move is on disk before it is acknowledged),
 opens N tables, and at each plays a random legal move as soon as it is the
-person's turn, for a fixed time. It reports the moves committed per second
+person's turn (or after a thinking time), for a fixed time; a match that ends is
+followed by a new table. It reports the moves committed per second
 (the person's and the bot's) and the person's acknowledgement latency, from
 sending a move to its ack (the ack comes after the commit).
 
@@ -72,6 +73,18 @@ def serve_only(port: int, db: str) -> None:
 async def _table(http: object, base: str, port: int, ready: asyncio.Barrier,
                  clock: list[float], seconds: float, think: float, rng: random.Random,
                  out: Result) -> None:
+    """One seat at a table after another (a match that ends is followed by a new
+    table), until the time is up."""
+    first = True
+    while first or time.monotonic() < clock[0] + seconds:
+        await _one_table(http, base, port, ready if first else None, clock, seconds, think,
+                         rng, out)
+        first = False
+
+
+async def _one_table(http: object, base: str, port: int, ready: asyncio.Barrier | None,
+                     clock: list[float], seconds: float, think: float, rng: random.Random,
+                     out: Result) -> None:
     import websockets
 
     r = await http.post(f"{base}/api/tables", json={  # type: ignore[attr-defined]
@@ -82,13 +95,13 @@ async def _table(http: object, base: str, port: int, ready: asyncio.Barrier,
     url = f"ws://127.0.0.1:{port}/ws/tables/{t['table']}?token={token}&since=-1"
     sent_at: float | None = None
     view: dict | None = None
-    last_version = 0
+    last_version: int | None = None
     n = 0
     async with websockets.connect(url, max_size=2**22, compression=None) as ws:
-        # the clock starts once every table is open and connected
-        if await ready.wait() == 0:
-            clock.append(time.monotonic())
-        await ready.wait()
+        if ready is not None:  # the clock starts once every table is open and connected
+            if await ready.wait() == 0:
+                clock.append(time.monotonic())
+            await ready.wait()
         end = clock[0] + seconds
         while time.monotonic() < end:
             try:
@@ -98,8 +111,9 @@ async def _table(http: object, base: str, port: int, ready: asyncio.Barrier,
             msg = json.loads(raw)
             if msg["type"] in ("view", "event"):
                 view = msg["view"]
-                out.moves += max(0, msg["version"] - last_version)
-                last_version = max(last_version, msg["version"])
+                if last_version is not None:  # moves made since the clock started
+                    out.moves += max(0, msg["version"] - last_version)
+                last_version = max(last_version or 0, msg["version"])
             elif msg["type"] == "ack":
                 assert sent_at is not None
                 out.latencies.append(time.perf_counter() - sent_at)

@@ -285,3 +285,14 @@ def test_open_tables_and_moves_per_second_are_bounded(tmp_path: Path) -> None:
                         json={"token": tokens[0], "action": "nonsense"}).status_code
                  for _ in range(4)]
         assert codes[-1] == 429 and codes[0] in (400, 409)
+
+
+def test_finished_tables_make_room_and_come_back_from_the_database(tmp_path: Path) -> None:
+    with client(tmp_path / "t.db", max_tables=1) as c:
+        t = create(c, "gin", ["bot:simple", "bot:simple"], seed=2)
+        wait_until(lambda: actor(c, t["table"]).terminal)
+        before = c.get(f"/api/tables/{t['table']}", params={"token": t["spectator"]}).json()
+        create(c, "gin", ["human", "bot:simple"])  # the finished table is let go
+        assert t["table"] not in c.app.state.hub.actors  # type: ignore[attr-defined]
+        after = c.get(f"/api/tables/{t['table']}", params={"token": t["spectator"]}).json()
+        assert after == before

@@ -94,6 +94,8 @@ class Hub:
                      seed: int | None, grace: float | None, zombie: str,
                      client: str) -> dict[str, Any]:
         if len(self.actors) >= self.settings.max_tables:
+            self._evict()
+        if len(self.actors) >= self.settings.max_tables:
             raise Rejected(503, "the server holds as many tables as it may; try again later")
         open_here = sum(1 for a in self.actors.values()
                         if a.row.client == client and not a.terminal)
@@ -158,6 +160,13 @@ class Hub:
             opening_hash="", created=time.time(),
         )
         return row, state
+
+    def _evict(self) -> None:
+        """Let go of finished tables nobody is watching: they are in the database,
+        and are rebuilt from it if asked for again."""
+        for table_id, actor in list(self.actors.items()):
+            if actor.terminal and not actor.subscribers:
+                del self.actors[table_id]
 
     # -- finding --------------------------------------------------------------
     async def get(self, table_id: str) -> TableActor:
