@@ -78,7 +78,8 @@ def test_a_match_of_every_game_is_played_to_its_record(tmp_path: Path, game: str
         acked: list = []
         play_out(c, t, humans, acked)
         end = c.get(f"/api/tables/{t['table']}", params={"token": humans[seat]}).json()
-        assert end["terminal"] and end["seed"] == 11 and end["legal"] == []
+        assert end["terminal"] and end["seed"] == "11" and end["legal"] == []
+        assert seed_hash(int(end["seed"])) == t["seed_hash"]
         text = c.get(f"/api/tables/{t['table']}/record", params={"token": t["spectator"]}).text
         assert [m.game for m in replay(io.StringIO(text))] == [end["game"]]
         assert len(verify(io.StringIO(text), t["seed_hash"])) == 1

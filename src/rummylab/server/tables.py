@@ -181,7 +181,9 @@ class TableActor:
                         for s, spec in enumerate(self.seats)],
         }
         if self.terminal:
-            out["seed"] = self.row.seed  # the deal is over: the commitment is opened
+            # the deal is over: the commitment is opened. As the decimal text that is
+            # hashed, which no JSON reader rounds (seeds go up to 2**63)
+            out["seed"] = str(self.row.seed)
         return out
 
     def view(self, seat: int | None) -> dict[str, Any]:
