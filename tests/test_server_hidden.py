@@ -95,6 +95,10 @@ def play_and_listen(c: Any, game: str, seed: int, players: int,
                            json={"token": tokens[sitter], "action": move, "id": f"a{n}"})
                 assert r.status_code in (200, 400)  # 400: the box is to act
                 sent.append((sitter, version, r.json()))
+            if rng.random() < 0.05:  # a hint names cards of the seat's own hand
+                r = c.get(f"/api/tables/{table}/hint", params={"token": tokens[seat]})
+                assert r.status_code == 200, r.text
+                sent.append((seat, version, r.json()))
             legal = a.state.legal_actions()
             move = (a.state.action_to_string(rng.choice(legal)) if rng.random() < 0.15
                     else bot_move(a.state, seat))
