@@ -208,6 +208,12 @@ class TableActor:
     def start(self) -> None:
         if self.task is None and not self.terminal:
             self.task = asyncio.create_task(self._run(), name=f"table {self.id}")
+            self.task.add_done_callback(self._stopped)
+
+    def _stopped(self, task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            # moves to it are refused with 503 from now on; its log is intact
+            log.error("table %s stopped: %r", self.id, task.exception())
 
     async def stop(self) -> None:
         if self.task is not None:
