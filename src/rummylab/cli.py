@@ -1,4 +1,4 @@
-"""The ``rummylab`` command: rules, analyze, simulate, arena, play, replay.
+"""The ``rummylab`` command: rules, analyze, simulate, arena, play, replay, verify, serve.
 
 A thin adapter: it parses, calls the engine and prints. Bad input is one line
 on stderr and exit code 2; a record that does not replay is exit code 1.
@@ -42,7 +42,7 @@ app = typer.Typer(
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
     help="Gin Rummy, three-player Gin, Three Thirteen and Manipulation: "
-    "play, rules, analyze, simulate, arena, replay.",
+    "play, rules, analyze, simulate, arena, replay, verify, serve.",
     epilog="\b\nExamples:\n  rummylab play gin --bot hard\n  rummylab rules three-thirteen\n"
     "  rummylab simulate gin --bots simple,random --games 200\n"
     "  rummylab COMMAND -h      (help on one command)",
@@ -609,6 +609,63 @@ def play(
         assert stream is not None
         stream.write(text)
     console.print(f"Record written to {shown(record)}.", highlight=False, markup=False)
+
+
+# --- verify and serve (the table server) ---------------------------------
+
+
+@app.command("verify", cls=_Command, short_help="Check a record was dealt fairly by its seed.",
+             epilog="\b\nExamples:\n  rummylab verify match.jsonl\n"
+             "  rummylab verify match.jsonl --seed-hash HASH")
+def verify_cmd(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="a JSON Lines record")],
+    seed_hash: Annotated[str | None, typer.Option(
+        "--seed-hash", metavar="HEX",
+        help="the seed_hash the table server published at creation")] = None,
+) -> None:
+    """Check a record was dealt fairly: it replays, its seed deals every hand as
+    recorded and hashes to the committed seed_hash (exit 1 at the first failure)."""
+    from rummylab.verify import check_seed_hash, verify
+
+    committed = None if seed_hash is None else check_seed_hash(seed_hash)
+    try:
+        stream = file.open(encoding="utf-8-sig")
+    except OSError as e:
+        fail(f"cannot read {shown(file)}: {e.strerror}")
+    with stream:
+        try:
+            matches = verify(stream, committed)
+        except RecordError as e:
+            fail(str(e), 2 if e.unreadable else 1)
+        except UnicodeDecodeError:
+            fail(f"{shown(file)} is not a text file")
+    if not matches:
+        fail(f"{shown(file)} holds no match")
+    against = " and hash to the committed seed_hash" if committed else ""
+    console.print(f"ok: {_many(len(matches), 'match')} replayed, dealt by their seeds{against}",
+                  highlight=False, markup=False)
+
+
+@app.command(cls=_Command, short_help="Run the table server (play with friends).",
+             epilog="\b\nExamples:\n  rummylab serve\n  rummylab serve --port 8080\n"
+             "  rummylab serve --db postgresql+psycopg://user:pw@localhost/rummylab")
+def serve(
+    host: Annotated[str, typer.Option(metavar="ADDRESS", help="address to listen on")
+                    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(metavar="PORT", help="port to listen on")] = 8000,
+    db: Annotated[str | None, typer.Option(
+        metavar="URL",
+        help="database URL (default: a SQLite file in the user's data directory; "
+        "postgresql+psycopg://... for PostgreSQL)")] = None,
+    max_open_tables: Annotated[int, typer.Option(
+        metavar="N", help="unfinished tables one client address may have open")] = 20,
+) -> None:
+    """Run the table server: play with friends over HTTP and WebSockets."""
+    try:
+        from rummylab.server.app import serve as run_server
+    except ImportError as e:
+        fail(f"the table server needs the web extra (pip install 'rummylab[web]'): {e}")
+    run_server(host=host, port=port, db=db, max_open_tables=max_open_tables)
 
 
 def main(argv: list[str] | None = None) -> int:
