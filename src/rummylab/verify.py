@@ -22,7 +22,7 @@ record. What is hashed is the seed written as a decimal integer in ASCII
 >>> _ = buf.seek(0)
 >>> verify(buf, seed_hash(8))  # doctest: +ELLIPSIS
 Traceback (most recent call last):
-rummylab.errors.RecordError: line 1: the header's seed hashes to 7902699b..., not to ...
+rummylab.errors.RecordError: line 1, column 1: the header's seed hashes to 7902699b..., not to ...
 """
 
 from __future__ import annotations
