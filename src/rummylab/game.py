@@ -81,17 +81,35 @@ def as_action(action: object) -> int:
 Event = dict[str, Any]
 
 
+# values an observation may share with the state: immutable, holding nothing
+_ATOMIC = frozenset({str, int, float, bool, type(None), bytes})
+
+
 def frozen(value: Any) -> Any:
     """A read-only deep copy: mappings become mapping proxies, lists tuples.
+    Every container is new (a tuple too), so the copy shares nothing with
+    ``value`` but strings and numbers: a view made of it cannot reach the
+    state it came from (``gc.get_referents`` walks only into the copy).
 
     >>> r = frozen({"melds": ["As 2s 3s"], "hands": [{"points": 4}]})
     >>> r["melds"], r["hands"][0]["points"]
     (('As 2s 3s',), 4)
+    >>> t = ((1, 2),)
+    >>> frozen(t) == t and frozen(t)[0] is not t[0]
+    True
     """
+    kind = type(value)
+    if kind is dict:  # plain JSON first, without the slower ABC checks
+        return MappingProxyType({k: v if type(v) in _ATOMIC else frozen(v)
+                                 for k, v in value.items()})
+    if kind is list:
+        if set(map(type, value)) <= _ATOMIC:
+            return tuple(value)  # a new tuple of shared atoms
+        return tuple([frozen(v) for v in value])
     if isinstance(value, Mapping):
         return MappingProxyType({k: frozen(v) for k, v in value.items()})
     if isinstance(value, list | tuple):
-        return tuple(frozen(v) for v in value)
+        return tuple([frozen(v) for v in value])  # tuple(a_tuple) would be a_tuple itself
     return value
 
 
@@ -193,23 +211,13 @@ class State(ABC):
             raise IllegalActionError(f"{text!r} is not legal now (legal: {legal})")
         return action
 
-    def __getstate__(self) -> dict[str, Any]:
-        # the view cache holds mapping proxies, which cannot be pickled
-        state = dict(self.__dict__)
-        state.pop("_result_cache", None)
-        return state
-
     # -- views and results -------------------------------------------
     def _result_view(self, results: Sequence[Event]) -> Mapping[str, Any] | None:
         """The latest of ``results`` for an observation: a read-only deep
-        copy, made once per result, so no view reaches the state."""
-        if not results:
-            return None
-        cache = self.__dict__.get("_result_cache")
-        if cache is None or cache[0] is not results[-1]:
-            cache = self.__dict__["_result_cache"] = (results[-1], frozen(results[-1]))
-        view: Mapping[str, Any] = cache[1]
-        return view
+        copy made for this view alone. Not cached: a cache the state holds,
+        or one two views share, would let a view walk (``gc.get_referrers``)
+        back to the state or to another seat's view."""
+        return frozen(results[-1]) if results else None
 
     @abstractmethod
     def observation(self, seat: int) -> Any:

@@ -581,9 +581,11 @@ class GinState(State):
             dealer=self.dealer,
             hand_number=self._hand_no,
             scores=tuple(self._scores),
-            actions=tuple(self._hand_actions) if self._phase != OVER else (),
+            # new pairs, a new options dict: a view holds no object the state holds
+            actions=(tuple([(s, t) for s, t in self._hand_actions])
+                     if self._phase != OVER else ()),
             last_result=self._result_view(self._results),
-            options=MappingProxyType(self.options),
+            options=MappingProxyType(dict(self.options)),
             roles=tuple(self.role_of(s) for s in range(self.num_players)),
         )
 

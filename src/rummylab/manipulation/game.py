@@ -494,7 +494,10 @@ class ManipulationState(State):
         return ManipulationObservation(
             game=self.game_name, seat=seat, num_players=self.num_players, phase=self._phase,
             to_act=self.current_player(), round=self.round,
-            hand=() if over else tuple(self._hands[seat]), table=self._table,
+            # a new table, new pairs, a new options dict: a view holds no
+            # object the state holds
+            hand=() if over else tuple(self._hands[seat]),
+            table=tuple([tuple([(c, s) for c, s in meld]) for meld in self._table]),
             pile_size=len(self._pile), hand_sizes=tuple(len(h) for h in self._hands),
             draws_this_turn=self._draws if acting else 0,
             can_meld=acting and self._can_meld(),
@@ -502,9 +505,9 @@ class ManipulationState(State):
             exhausted=self._exhausted,
             legal_actions=tuple(self.legal_actions()) if acting else (),
             dealer=self.dealer, scores=tuple(self._scores), rounds_won=tuple(self._won),
-            actions=tuple(self._round_actions),
+            actions=tuple([(s, t) for s, t in self._round_actions]),
             last_result=self._result_view(self._results),
-            decks=self.num_decks, options=MappingProxyType(self.options),
+            decks=self.num_decks, options=MappingProxyType(dict(self.options)),
             drawn=self._drawn if acting else None,
             last_turn=not over and self._final_turn and self._final_queue == [self._to_act],
         )

@@ -409,9 +409,10 @@ class ThirteenState(State):
             final_turn=self._went_out is not None and not over,
             legal_actions=tuple(self.legal_actions()) if acting else (),
             dealer=self.dealer, scores=tuple(self._scores),
-            actions=() if over else tuple(self._round_actions),
+            # new pairs, a new options dict: a view holds no object the state holds
+            actions=() if over else tuple([(s, t) for s, t in self._round_actions]),
             last_result=self._result_view(self._results),
-            options=MappingProxyType(self.options),
+            options=MappingProxyType(dict(self.options)),
         )
 
     @property
