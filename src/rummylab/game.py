@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
-from rummylab.errors import IllegalActionError, OptionError
+from rummylab.errors import CardError, IllegalActionError, OptionError
 from rummylab.options import Option, OptionValue, resolve_options
 
 TERMINAL = -1
@@ -76,6 +76,33 @@ def as_action(action: object) -> int:
     if whole is None:
         raise IllegalActionError(f"{action!r} is not an action id (an int)")
     return whole
+
+
+def card_lists(value: object, what: str) -> list[list[int]]:
+    """Deck orders (or stocks) given to a constructor as lists of plain int
+    cards: anything else is a :class:`CardError` (``check_deck_order`` then
+    checks the cards themselves).
+
+    >>> card_lists([(0, 1)], "decks"), card_lists(None, "decks")
+    ([[0, 1]], [])
+    >>> card_lists([[0, 1.0]], "decks")
+    Traceback (most recent call last):
+    rummylab.errors.CardError: decks must be lists of cards (ints), not [[0, 1.0]]
+    """
+    if value is None:
+        return []
+    out: list[list[int]] = []
+    if isinstance(value, Sequence) and not isinstance(value, str | bytes):
+        for order in value:
+            if not isinstance(order, Sequence) or isinstance(order, str | bytes):
+                break
+            cards = [c for c in map(whole_number, order) if c is not None]
+            if len(cards) != len(order):
+                break
+            out.append(cards)
+        else:
+            return out
+    raise CardError(f"{what} must be lists of cards (ints), not {value!r:.60}")
 
 
 Event = dict[str, Any]
@@ -256,6 +283,9 @@ class State(ABC):
     # -- helpers the games share ------------------------------------------
     def _setup(self, options: Mapping[str, object] | None, seed: int | None) -> None:
         """Validate the options and key every shuffle to the seed."""
+        if options is not None and not isinstance(options, Mapping):
+            raise OptionError(f"options must be a mapping such as {{'target': 50}}, "
+                              f"not {type(options).__name__} {options!r:.40}")
         self.options = resolve_options(self.option_spec, options)
         # 7.0, True or "7" would deal another game than 7 (the shuffles key on its text)
         if seed is not None:

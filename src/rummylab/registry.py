@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping
 from importlib import import_module
 from typing import Any
@@ -19,6 +20,9 @@ GAMES: dict[str, str] = {
 
 
 def game_class(name: str) -> type[State]:
+    if not isinstance(name, str):
+        raise OptionError(f"a game is named by a string (games: {', '.join(GAMES)}), "
+                          f"not {type(name).__name__}")
     key = name.strip().lower().replace("_", "-")
     aliases = {"gin-rummy": "gin", "three-player-gin": "gin3", "3-13": "three-thirteen",
                "thirteen": "three-thirteen", "313": "three-thirteen"}
@@ -40,5 +44,11 @@ def new_state(
     50
     """
     cls: Any = game_class(game)
+    takes = [p.name for p in inspect.signature(cls).parameters.values()
+             if p.kind is p.KEYWORD_ONLY]
+    for key in kw:
+        if key not in takes:  # else a TypeError from the constructor
+            raise OptionError(f"{cls.game_name} takes no argument {key!r} "
+                              f"(it takes {', '.join(['options', 'seed', *takes])})")
     state: State = cls(options, seed, **kw)
     return state

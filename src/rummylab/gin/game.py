@@ -47,7 +47,7 @@ from rummylab.cards import (
     suit_of,
 )
 from rummylab.errors import CardError, IllegalActionError, UnknownActionError
-from rummylab.game import TERMINAL, Event, State, as_text, thawed
+from rummylab.game import TERMINAL, Event, State, as_action, as_text, card_lists, thawed
 from rummylab.gin.solver import (
     best_arrangement,
     best_defence,
@@ -246,7 +246,7 @@ class GinState(State):
         first hands; later hands are shuffled from ``seed``."""
         self._setup(options, seed)
         self.num_players = self.num_seats
-        self._decks = [list(d) for d in decks or ()]  # popped, never mutated
+        self._decks = card_lists(decks, "decks")  # popped, never mutated
         # dealt as given, not from the seed alone (records say so)
         self.decks_given = bool(decks) or first_dealer is not None
         for d in self._decks:
@@ -360,7 +360,8 @@ class GinState(State):
         return actions
 
     def action_to_string(self, action: int) -> str:
-        return action_text(action)
+        # 2.0 or True is no action id here either, as in apply_action
+        return action_text(action if type(action) is int else as_action(action))
 
     def string_to_action(self, text: str) -> int:
         return parse_action(as_text(text))
@@ -608,7 +609,7 @@ class GinState(State):
 
     def hand_of(self, seat: int) -> CardSet:
         """A seat's cards (full information: for referees and tests)."""
-        return self._hands[seat]
+        return self._hands[self._seat(seat)]
 
     @property
     def stock(self) -> list[Card]:

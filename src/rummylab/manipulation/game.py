@@ -38,8 +38,8 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
 from rummylab.cards import JOKER, Card, card_str, cards_str, check_deck_order, parse_cards
-from rummylab.errors import CardError, IllegalActionError, UnknownActionError
-from rummylab.game import TERMINAL, Event, State, as_text, thawed
+from rummylab.errors import CardError, IllegalActionError, OptionError, UnknownActionError
+from rummylab.game import TERMINAL, Event, State, as_action, as_text, card_lists, thawed
 from rummylab.manipulation.solver import (
     Play,
     arrange_with,
@@ -159,10 +159,12 @@ class ManipulationState(State):
         unrecorded, as version 1 of the records did; it is kept to replay
         those records (it shows the other seats when a hand could knock)."""
         self._setup(options, seed)
-        self._auto_pass = bool(auto_pass)
+        if not isinstance(auto_pass, bool):
+            raise OptionError(f"auto_pass must be True or False, not {auto_pass!r:.40}")
+        self._auto_pass = auto_pass
         self.num_players = int(self.options["players"])
         self.num_decks = 1 if self.num_players == 2 else 2
-        self._decks = [list(d) for d in decks or ()]
+        self._decks = card_lists(decks, "decks")
         # dealt as given, not from the seed alone (records say so)
         self.decks_given = bool(decks) or first_dealer is not None
         for d in self._decks:
@@ -334,6 +336,9 @@ class ManipulationState(State):
         return self.best() is not None
 
     def action_to_string(self, action: int) -> str:
+        # 2.0 or True is no action id here either, as in apply_action
+        if type(action) is not int:
+            action = as_action(action)
         if action not in _NAMES:
             raise IllegalActionError(f"no Manipulation action has id {action}")
         return _NAMES[action]
@@ -384,7 +389,7 @@ class ManipulationState(State):
             raise IllegalActionError("no melding now: after a third draw, or a meld this turn, "
                                      "the turn has no meld (§4.4, D-14)")
         seat = self._to_act
-        cards_text, arrow, table_text = text.partition("=>")
+        cards_text, arrow, table_text = as_text(text).partition("=>")
         try:
             cards = parse_cards(cards_text, jokers=True)
         except CardError as e:
@@ -526,7 +531,7 @@ class ManipulationState(State):
         return self._phase
 
     def hand_of(self, seat: int) -> list[Card]:
-        return list(self._hands[seat])
+        return list(self._hands[self._seat(seat)])
 
     @property
     def pile(self) -> list[Card]:

@@ -44,7 +44,7 @@ from rummylab.cards import (
     parse_cards,
 )
 from rummylab.errors import CardError, IllegalActionError, UnknownActionError
-from rummylab.game import TERMINAL, Event, State, as_text, thawed
+from rummylab.game import TERMINAL, Event, State, as_action, as_text, card_lists, thawed
 from rummylab.options import Option, OptionValue
 from rummylab.three_thirteen.solver import combo_str, penalty, penalty_after_discard, solve
 
@@ -194,12 +194,12 @@ class ThirteenState(State):
         self._setup(options, seed)
         self.num_players = int(self.options["players"])
         self.num_decks = 1 if self.num_players == 2 else 2
-        self._decks = [list(d) for d in decks or ()]
+        self._decks = card_lists(decks, "decks")
         # dealt as given, not from the seed alone (records say so)
         self.decks_given = bool(decks) or bool(reshuffles) or first_dealer is not None
         for d in self._decks:
             check_deck_order(d, self.num_decks)
-        self._reshuffles = [list(r) for r in reshuffles or ()]
+        self._reshuffles = card_lists(reshuffles, "reshuffles")
         n = self.num_players
         self.dealer = self._first_dealer(first_dealer, n)
         self._scores = [0] * n
@@ -315,7 +315,8 @@ class ThirteenState(State):
         return actions
 
     def action_to_string(self, action: int) -> str:
-        return action_text(action)
+        # 2.0 or True is no action id here either, as in apply_action
+        return action_text(action if type(action) is int else as_action(action))
 
     def string_to_action(self, text: str) -> int:
         return parse_action(as_text(text))
@@ -430,10 +431,10 @@ class ThirteenState(State):
 
     def hand_of(self, seat: int) -> int:
         """A seat's cards as a multiset (full information)."""
-        return self._hands[seat]
+        return self._hands[self._seat(seat)]
 
     def hand_cards(self, seat: int) -> list[Card]:
-        return multi_cards(self._hands[seat])
+        return multi_cards(self._hands[self._seat(seat)])
 
     @property
     def stock(self) -> list[Card]:
