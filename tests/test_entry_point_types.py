@@ -83,7 +83,6 @@ def test_a_state_refuses_wrong_types_and_is_unchanged(game: str) -> None:
             "check_legal": (state.check_legal, NOT_INT),
             "apply": (state.apply, NOT_STR),
             "observation": (state.observation, NOT_SEAT),
-            "hand_of": (state.hand_of, NOT_SEAT),
         }
         meld = getattr(state, "meld", None)
         if meld is not None:

@@ -20,9 +20,6 @@ GAMES: dict[str, str] = {
 
 
 def game_class(name: str) -> type[State]:
-    if not isinstance(name, str):
-        raise OptionError(f"a game is named by a string (games: {', '.join(GAMES)}), "
-                          f"not {type(name).__name__}")
     key = name.strip().lower().replace("_", "-")
     aliases = {"gin-rummy": "gin", "three-player-gin": "gin3", "3-13": "three-thirteen",
                "thirteen": "three-thirteen", "313": "three-thirteen"}
@@ -43,6 +40,9 @@ def new_state(
     >>> state.options["target"]
     50
     """
+    if not isinstance(game, str):
+        raise OptionError(f"a game is named by a string (games: {', '.join(GAMES)}), "
+                          f"not {type(game).__name__}")
     cls: Any = game_class(game)
     takes = [p.name for p in inspect.signature(cls).parameters.values()
              if p.kind is p.KEYWORD_ONLY]

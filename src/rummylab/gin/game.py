@@ -609,7 +609,7 @@ class GinState(State):
 
     def hand_of(self, seat: int) -> CardSet:
         """A seat's cards (full information: for referees and tests)."""
-        return self._hands[self._seat(seat)]
+        return self._hands[seat]
 
     @property
     def stock(self) -> list[Card]:

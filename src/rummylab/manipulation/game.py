@@ -531,7 +531,7 @@ class ManipulationState(State):
         return self._phase
 
     def hand_of(self, seat: int) -> list[Card]:
-        return list(self._hands[self._seat(seat)])
+        return list(self._hands[seat])
 
     @property
     def pile(self) -> list[Card]:

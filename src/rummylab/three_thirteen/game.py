@@ -431,10 +431,10 @@ class ThirteenState(State):
 
     def hand_of(self, seat: int) -> int:
         """A seat's cards as a multiset (full information)."""
-        return self._hands[self._seat(seat)]
+        return self._hands[seat]
 
     def hand_cards(self, seat: int) -> list[Card]:
-        return multi_cards(self._hands[self._seat(seat)])
+        return multi_cards(self._hands[seat])
 
     @property
     def stock(self) -> list[Card]:
