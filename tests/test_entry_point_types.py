@@ -24,16 +24,25 @@ DATA = Path(__file__).resolve().parent / "data" / "records"
 
 GAMES = ["gin", "gin3", "three-thirteen", "manipulation"]
 
+
+
+class Tall:
+    """A value whose repr takes two lines (as an array's may)."""
+
+    def __repr__(self) -> str:
+        return "a tall\nvalue"
+
+
 # the wrong values, by what they are not
 NOT_INT: list[Any] = [None, 2.0, 3.5, float("nan"), "x", "2", [], [1], {}, {"a": 1}, True,
-                      False, b"2", object(), (1,)]
+                      False, b"2", object(), (1,), Tall(), list(range(1000))]
 NOT_STR: list[Any] = [None, 5, 0, 2.0, [], ["pass"], {}, {"pass": 1}, True, False, b"pass",
-                      object(), ("pass",)]
+                      object(), ("pass",), Tall()]
 NOT_SEAT: list[Any] = [*NOT_INT, -1, 99, 10**30]
 NOT_MAPPING: list[Any] = [5, 2.0, "target=5", "x", [], [1], [("target", 5)], True, False,
-                          b"target=5", object(), ("target", 5)]
+                          b"target=5", object(), ("target", 5), Tall()]
 NOT_CARD_LISTS: list[Any] = [5, 2.0, "x", [1], [None], [[0.5]], [["Ac"]], {}, {0: [1]},
-                             True, b"x", object(), ["Ac 2c"]]
+                             True, b"x", object(), ["Ac 2c"], Tall(), [Tall()]]
 
 #: an option of each game that takes a whole number
 INT_OPTION = {"gin": "target", "gin3": "target", "three-thirteen": "players",
@@ -118,26 +127,26 @@ def test_new_state_refuses_wrong_types(game: str) -> None:
     for value in [None, 2.5, [], {}, object(), b"5", [5]]:
         cases.append((lambda v=value: new_state(game, {INT_OPTION[game]: v}), OptionError,
                       f"option {INT_OPTION[game]}={value!r}"))
-    for value in [2.0, "5", [], {}, True, b"5", object()]:
+    for value in [2.0, "5", [], {}, True, b"5", object(), Tall()]:
         cases.append((lambda v=value: new_state(game, seed=v), OptionError, f"seed {value!r}"))
     for value in NOT_CARD_LISTS:
         cases.append((lambda v=value: new_state(game, decks=v), CardError, f"decks {value!r}"))
     for value in [None, 1, "x"]:
         cases.append((lambda v=value: new_state(game, no_such=v), OptionError, "no_such="))
     if game != "gin3":
-        for value in [2.0, "0", [], {}, True, b"0", object(), -1, 99]:
+        for value in [2.0, "0", [], {}, True, b"0", object(), -1, 99, Tall()]:
             cases.append((lambda v=value: new_state(game, first_dealer=v), IllegalActionError,
                           f"first_dealer {value!r}"))
     if game == "gin3":
         for value in [5, 2.0, "x", [1], [None], [[1, 2]], [{"x": "Ac"}], [{0: 2.0}],
-                      [{0: None}], [{0: 99}], True, b"x", object(), {0: "Ac"}]:
+                      [{0: None}], [{0: 99}], True, b"x", object(), {0: "Ac"}, Tall()]:
             cases.append((lambda v=value: new_state(game, cut=v), CardError, f"cut {value!r}"))
     if game == "three-thirteen":
         for value in NOT_CARD_LISTS:
             cases.append((lambda v=value: new_state(game, reshuffles=v), CardError,
                           f"reshuffles {value!r}"))
     if game == "manipulation":
-        for value in [None, 1, 0, 2.0, "yes", [], {}, b"", object()]:
+        for value in [None, 1, 0, 2.0, "yes", [], {}, b"", object(), Tall()]:
             cases.append((lambda v=value: new_state(game, auto_pass=v), OptionError,
                           f"auto_pass {value!r}"))
     for call, error, what in cases:

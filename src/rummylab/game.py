@@ -31,6 +31,17 @@ from rummylab.options import Option, OptionValue, resolve_options
 TERMINAL = -1
 
 
+def shown(value: object) -> str:
+    """``repr(value)`` for a one-line message: at most 60 characters, no
+    line breaks (an array's repr has some).
+
+    >>> shown([1] * 40)
+    '[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,...'
+    """
+    text = " ".join(repr(value).splitlines())
+    return text if len(text) <= 60 else text[:60] + "..."
+
+
 def whole_number(value: object) -> int | None:
     """``value`` as an int if it is a whole number (numpy's integers too),
     else None: never a bool, a float or a string, which ``int()`` would turn
@@ -74,7 +85,7 @@ def as_action(action: object) -> int:
     """
     whole = whole_number(action)
     if whole is None:
-        raise IllegalActionError(f"{action!r} is not an action id (an int)")
+        raise IllegalActionError(f"{shown(action)} is not an action id (an int)")
     return whole
 
 
@@ -102,7 +113,7 @@ def card_lists(value: object, what: str) -> list[list[int]]:
             out.append(cards)
         else:
             return out
-    raise CardError(f"{what} must be lists of cards (ints), not {value!r:.60}")
+    raise CardError(f"{what} must be lists of cards (ints), not {shown(value)}")
 
 
 Event = dict[str, Any]
@@ -285,13 +296,13 @@ class State(ABC):
         """Validate the options and key every shuffle to the seed."""
         if options is not None and not isinstance(options, Mapping):
             raise OptionError(f"options must be a mapping such as {{'target': 50}}, "
-                              f"not {type(options).__name__} {options!r:.40}")
+                              f"not {type(options).__name__} {shown(options)}")
         self.options = resolve_options(self.option_spec, options)
         # 7.0, True or "7" would deal another game than 7 (the shuffles key on its text)
         if seed is not None:
             whole = whole_number(seed)
             if whole is None:
-                raise OptionError(f"the seed must be a whole number, not {seed!r}")
+                raise OptionError(f"the seed must be a whole number, not {shown(seed)}")
             seed = whole
         self.seed = seed
         self.events = []
@@ -309,14 +320,14 @@ class State(ABC):
         seat = whole_number(first_dealer)
         if seat is None or not 0 <= seat < players:
             raise IllegalActionError(f"first_dealer must be a seat from 0 to {players - 1}, "
-                                     f"not {first_dealer!r}")
+                                     f"not {shown(first_dealer)}")
         return seat
 
     def _seat(self, seat: object) -> int:
         """``seat`` as a plain int if it is one of the seats (never a bool)."""
         n = whole_number(seat)
         if n is None or not 0 <= n < self.num_players:
-            raise IllegalActionError(f"no seat {seat!r}")
+            raise IllegalActionError(f"no seat {shown(seat)}")
         return n
 
     @staticmethod

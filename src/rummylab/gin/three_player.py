@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 from rummylab.cards import Card, card_str, parse_card, rank_of
 from rummylab.errors import CardError, IllegalActionError
-from rummylab.game import Event, whole_number
+from rummylab.game import Event, shown, whole_number
 from rummylab.gin.game import GIN_OPTIONS, GinObservation, GinState
 from rummylab.options import Option
 
@@ -40,7 +40,7 @@ def _cut_rounds(cut: object) -> list[CutRound]:
     (a card as an int or as text, a seat as an int or as digits)."""
     if cut is None:
         return []
-    bad = CardError(f"cut must be a list of {{seat: card}} rounds, not {cut!r:.60}")
+    bad = CardError(f"cut must be a list of {{seat: card}} rounds, not {shown(cut)}")
     if not isinstance(cut, Sequence) or isinstance(cut, str | bytes):
         raise bad
     rounds: list[CutRound] = []

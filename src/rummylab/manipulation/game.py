@@ -39,7 +39,7 @@ from typing import Any, ClassVar, Self
 
 from rummylab.cards import JOKER, Card, card_str, cards_str, check_deck_order, parse_cards
 from rummylab.errors import CardError, IllegalActionError, OptionError, UnknownActionError
-from rummylab.game import TERMINAL, Event, State, as_action, as_text, card_lists, thawed
+from rummylab.game import TERMINAL, Event, State, as_action, as_text, card_lists, shown, thawed
 from rummylab.manipulation.solver import (
     Play,
     arrange_with,
@@ -160,7 +160,7 @@ class ManipulationState(State):
         those records (it shows the other seats when a hand could knock)."""
         self._setup(options, seed)
         if not isinstance(auto_pass, bool):
-            raise OptionError(f"auto_pass must be True or False, not {auto_pass!r:.40}")
+            raise OptionError(f"auto_pass must be True or False, not {shown(auto_pass)}")
         self._auto_pass = auto_pass
         self.num_players = int(self.options["players"])
         self.num_decks = 1 if self.num_players == 2 else 2
