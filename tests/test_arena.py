@@ -312,11 +312,34 @@ def test_plot_format_follows_the_name(tmp_path: Path, capsys: pytest.CaptureFixt
         assert main(["arena", "gin", "--bots", "simple,random", "--games", "1",
                      "--no-progress", "--plot", str(path), *FAST]) == 0
     assert b"<svg" in svg.read_bytes()[:400] and pdf.read_bytes()[:5] == b"%PDF-"
-    capsys.readouterr()
+    # any format matplotlib writes: the extension names it
     assert main(["arena", "gin", "--bots", "simple,random", "--games", "1", "--no-progress",
-                 "--plot", str(jpg), *FAST]) == 2
-    assert "a plot is written as .png, .svg or .pdf" in capsys.readouterr().err
-    assert not jpg.exists()
+                 "--plot", str(jpg), *FAST]) == 0
+    assert jpg.read_bytes()[:3] == b"\xff\xd8\xff"  # a JPEG
+
+
+@pytest.mark.parametrize("name", ["rates.txt", "rates.png.part", "rates.pgf"])
+def test_plot_refuses_a_format_matplotlib_cannot_write(
+        name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """--plot out.txt is refused in one line before any match is played, not
+    written as a PNG under that name (PGF is listed but needs LaTeX, which
+    is not found here)."""
+    pytest.importorskip("matplotlib")
+    monkeypatch.setenv("PATH", str(tmp_path))  # no LaTeX
+    played = []
+    monkeypatch.setattr(arena, "play_chunk", lambda chunk: played.append(chunk))
+    path = tmp_path / name
+    assert main(["arena", "gin", "--bots", "simple,random", "--games", "1", "--no-progress",
+                 "--plot", str(path), *FAST]) == 2
+    err = capsys.readouterr().err
+    suffix = name.rsplit(".", 1)[1]
+    assert err.startswith(f"rummylab: error: --plot {path}: matplotlib cannot write .{suffix}"
+                          if suffix == "pgf" else
+                          f"rummylab: error: --plot {path}: matplotlib cannot write a .{suffix} "
+                          "file (it writes ")
+    assert len(err.strip().splitlines()) == 1 and not played
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_plot_and_record_at_one_path_are_refused(tmp_path: Path,
@@ -330,11 +353,13 @@ def test_plot_and_record_at_one_path_are_refused(tmp_path: Path,
     captured = capsys.readouterr()
     assert captured.out == "" and "name the same file" in captured.err
     assert same.read_text(encoding="utf-8") == "an older record\n"
-    # nor may one be the other's part file, each being written there first
+    # nor may one be the other's part file, each being written there first (a plot
+    # named FILE.part is refused for its extension)
     for rec, png in ((tmp_path / "y.part", tmp_path / "y"), (tmp_path / "z", tmp_path / "z.part")):
         assert main(["arena", "gin", "--bots", "simple,random", "--games", "1", "--no-progress",
                      "--record", str(rec), "--plot", str(png), *FAST]) == 2
-        assert "name the same file" in capsys.readouterr().err
+        assert ("name the same file" if png.suffix != ".part" else "cannot write a .part"
+                ) in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["x.png"]
 
 

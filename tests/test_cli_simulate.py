@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import rummylab.arena as arena
 import rummylab.cli as cli
 from rummylab.cli import main
 
@@ -36,13 +37,13 @@ def test_stopped_run_leaves_an_older_record_whole(tmp_path: Path,
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    real = cli.play_match
-    monkeypatch.setattr(cli, "play_match", stop_at_the_second)
+    real = arena.play_match  # simulate plays through the arena's runner
+    monkeypatch.setattr(arena, "play_match", stop_at_the_second)
     argv = ["simulate", "gin", "--games", "3", "--no-progress", "--record", str(rec)]
     assert main(argv) != 0  # stopped as by Ctrl-C
     assert rec.read_text(encoding="utf-8") == "an older record\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.jsonl"]
-    monkeypatch.setattr(cli, "play_match", real)
+    monkeypatch.setattr(arena, "play_match", real)
     assert main(argv) == 0
     capsys.readouterr()
     assert rec.read_text(encoding="utf-8").count('"type":"header"') == 3
@@ -149,7 +150,8 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.parametrize("command", [
     ["simulate", "gin", "--games", "100000"],
-    ["arena", "manipulation", "--bots", "simple,simple", "--games", "400", "--workers", "2"],
+    # 40 deals: chunks of 5 deals, so the first is written within seconds and most are still out
+    ["arena", "manipulation", "--bots", "simple,simple", "--games", "40", "--workers", "2"],
 ])
 def test_sigterm_stops_a_run_without_a_part_file(tmp_path: Path, command: list[str]) -> None:
     """``kill`` stops a run as Ctrl-C does, at once: the record being written
@@ -178,3 +180,22 @@ def test_sigterm_stops_a_run_without_a_part_file(tmp_path: Path, command: list[s
     assert sorted(p.name for p in tmp_path.iterdir()) == []
     time.sleep(0.5)
     assert not [c for c in children if _alive(c)]
+
+
+@pytest.mark.parametrize("game, bots", [("gin", "simple,random"),
+                                        ("three-thirteen", "simple,random,random")])
+def test_workers_do_not_change_the_figures_or_the_record(
+        game: str, bots: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """simulate --workers: the matches are folded in deal order, so one
+    process and two give the same JSON and the same record, byte for byte."""
+    out = {}
+    for workers in (1, 2):
+        rec = tmp_path / f"w{workers}.jsonl"
+        assert main(["simulate", game, "--bots", bots, "--games", "5", "--seed", "4",
+                     "--no-progress", "--json", "--workers", str(workers),
+                     "--record", str(rec)]) == 0
+        out[workers] = capsys.readouterr().out
+    assert out[1] == out[2] and json.loads(out[1])["matches"] == 5
+    assert (tmp_path / "w1.jsonl").read_bytes() == (tmp_path / "w2.jsonl").read_bytes()
+    assert main(["simulate", game, "--workers", "0", "--games", "1", "--no-progress"]) == 2
+    assert "--workers must be at least 1" in capsys.readouterr().err

@@ -32,6 +32,7 @@ from rummylab.gin.solver import (
     melded_points,
 )
 from rummylab.reference import gin_deadwood, gin_deadwood_after_discard, gin_melds
+from sampling import sampled_counts
 
 FULL = (1 << 52) - 1
 
@@ -131,15 +132,17 @@ def test_rule_0_deadwood_matches_brute_force_any_size():
             assert deadwood(hand) == gin_deadwood(cards_of(hand))
 
 
-def test_rule_1_5_deadwood_after_discard_matches_brute_force():
+@pytest.mark.parametrize("n", sampled_counts(1500, 300))
+def test_rule_1_5_deadwood_after_discard_matches_brute_force(n):
     """§1.5: deadwood after the best discard, on 11-card hands."""
-    for hand in sample(1500, 11, "after-discard"):
+    for hand in sample(n, 11, "after-discard"):
         expected = gin_deadwood_after_discard(cards_of(hand))
         assert deadwood_after_discard(hand) == expected, cards_of(hand)
         assert min(discard_deadwoods(hand).values()) == expected
 
 
-def test_rule_1_5_deadwood_after_discard_any_hand_size():
+@pytest.mark.parametrize("n", sampled_counts(150, 30))
+def test_rule_1_5_deadwood_after_discard_any_hand_size(n):
     """§1.5: the after-discard deadwood is exact for hands of any size, also
     when every card is melded in three-card melds and a discard must break
     one (Ac 2c 3c 5d 5h 5s: discarding 3c leaves 3, not 0)."""
@@ -148,17 +151,18 @@ def test_rule_1_5_deadwood_after_discard_any_hand_size():
     assert deadwood_after_discard(mask("9c 9d 9h 9s Ts Js")) == 10  # four 9s, Ts or Js left
     assert deadwood_after_discard(mask("4c 4d 4h")) == 8
     for size in range(1, 16):
-        for hand in sample(150, size, "after-discard-sizes"):
+        for hand in sample(n, size, "after-discard-sizes"):
             assert deadwood_after_discard(hand) == min(
                 gin_deadwood([x for x in cards_of(hand) if x != c]) for c in cards_of(hand)
             ), cards_of(hand)
 
 
-def test_rule_1_5_best_discards_match_brute_force_with_D3_forbidden_card():
+@pytest.mark.parametrize("n", sampled_counts(800, 160))
+def test_rule_1_5_best_discards_match_brute_force_with_D3_forbidden_card(n):
     """§1.5 and D-3: every discard reaching the least deadwood, with and
     without a forbidden (just taken) card; highest card listed first."""
     rng = random.Random("best-discards")
-    for hand in sample(800, 11, "best-discards"):
+    for hand in sample(n, 11, "best-discards"):
         cards = cards_of(hand)
         for forbidden in (0, 1 << rng.choice(cards)):
             after = {c: gin_deadwood([x for x in cards if x != c])
@@ -291,10 +295,11 @@ def defence_cases(n: int, seed: str) -> list[tuple[CardSet, tuple[CardSet, ...]]
     return out
 
 
-def test_D5_best_defence_matches_brute_force_lay_offs():
+@pytest.mark.parametrize("n", sampled_counts(1200, 240))
+def test_D5_best_defence_matches_brute_force_lay_offs(n):
     """§1.7 and D-5: own melds plus lay-offs (chains included) — the engine's
     least deadwood equals brute force over every layable subset."""
-    for defender, melds in defence_cases(1200, "defence"):
+    for defender, melds in defence_cases(n, "defence"):
         d = best_defence(defender, melds)
         assert d.deadwood == brute_defence(defender, melds), (cards_of(defender), melds)
         check_defence(defender, melds, d)

@@ -15,6 +15,7 @@ import pytest
 from rummylab.manipulation import solver
 from rummylab.manipulation.solver import arrange_with, best_play, may_play, quick_play
 from rummylab.manipulation.table import check_move
+from sampling import sampled_counts
 from test_manipulation_solver import random_position
 
 
@@ -51,9 +52,10 @@ def test_rule_4_6_quick_play_legal_and_may_play_necessary(seed: str) -> None:
             assert may_play(table, hand, first_meld_from_hand_only=first_only)  # type: ignore[arg-type]
 
 
-def test_rule_4_6_accelerated_sweep_agrees_with_pure_python() -> None:
+@pytest.mark.parametrize("n", sampled_counts(300, 60))
+def test_rule_4_6_accelerated_sweep_agrees_with_pure_python(n: int) -> None:
     pytest.importorskip("numba")
-    positions = _positions("kernel", 300)
+    positions = _positions("kernel", n)
     got = {}
     try:
         for accel in (False, True):

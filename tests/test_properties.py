@@ -23,7 +23,6 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import snapshot
@@ -43,6 +42,7 @@ from rummylab.gin.game import (
 from rummylab.gin.solver import deadwood
 from rummylab.gin.three_player import Gin3State
 from rummylab.records import RecordWriter, replay
+from sampling import given_sampled
 
 FULL = (1 << 52) - 1
 
@@ -367,15 +367,13 @@ def check_final(state: GinState, results: list[dict[str, Any]]) -> None:
     assert state.final_scores == final
 
 
-@settings(max_examples=150)
-@given(matches("gin"))
+@given_sampled(matches("gin"), full=150, sample=30)
 def test_properties_gin_matches(setup):
     """§0, §1, D-2, D-3, records: invariants at every step of Gin matches."""
     play_checked(setup)
 
 
-@settings(max_examples=150)
-@given(matches("gin3"))
+@given_sampled(matches("gin3"), full=150, sample=30)
 def test_properties_gin3_matches(setup):
     """§0, §2, D-6, D-7, records: invariants at every step of three-player matches."""
     play_checked(setup)

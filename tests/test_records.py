@@ -146,7 +146,7 @@ def assert_error_at(text: str, line: int, match: str | None = None) -> RecordErr
     with pytest.raises(RecordError, match=match) as info:
         replay_text(text)
     assert info.value.line == line
-    assert str(info.value).startswith(f"line {line}:")
+    assert str(info.value).startswith(f"line {line}, column ")
     return info.value
 
 
@@ -516,3 +516,91 @@ def test_records_version_1_still_replays():
     with pytest.raises(RecordError, match="acts, but seat"):
         replay_text(v2)
 
+
+
+# --- where an error is, in words (issue 45) -------------------------------------
+
+
+def test_records_a_line_cut_mid_string_names_its_column(gin_text):
+    """A record cut in the middle of a line: the message names the line and
+    the column the unterminated string starts at, not the reader's dangling
+    'starting at'."""
+    line = gin_text.splitlines()[3]
+    cut = line[:line.index('"action":"') + 12]
+    err = assert_error_at(tamper(gin_text, 4, cut), 4, "not JSON")
+    assert err.column == line.index('"action":"') + 10  # the opening quote of the value, 1-based
+    assert str(err) == f"line 4, column {err.column}: not JSON (Unterminated string)"
+    assert err.unreadable
+
+
+def test_records_every_error_names_a_column(gin_text):
+    """Whatever is wrong, the message starts with its line and column."""
+    for text in (tamper(gin_text, 3, "[1, 2]"), tamper(gin_text, 5, ""),
+                 "".join(lines_of(gin_text)[:5])):
+        with pytest.raises(RecordError) as info:
+            replay_text(text)
+        assert re.match(r"line \d+, column \d+: ", str(info.value))
+
+
+def test_records_a_tampered_seed_is_told_in_words_at_the_card(gin_text):
+    """A header whose seed deals other cards: the message names the first
+    card that differs and points at it, with no JSON line in it."""
+    head = json.loads(gin_text.splitlines()[0])
+    head["seed"] = 9
+    n = first_line(gin_text, lambda o: o["type"] == "deal")
+    err = assert_error_at(tamper(gin_text, 1, dumps(head)), n, "seed 9 does not deal")
+    raw = gin_text.splitlines()[n - 1]
+    first = json.loads(raw)["deck"].split()[0]
+    assert f"card 1 of the deck is {first} here, the header's seed gives " in str(err)
+    assert raw[err.column - 1:err.column + 1] == first
+    assert "{" not in str(err) and '"type"' not in str(err)
+
+
+def test_records_a_swapped_card_is_pointed_at(gin_text):
+    n = first_line(gin_text, lambda o: o["type"] == "deal")
+    deal = json.loads(gin_text.splitlines()[n - 1])
+    cards = deal["deck"].split()
+    cards[-1], cards[-2] = cards[-2], cards[-1]
+    deal["deck"] = " ".join(cards)
+    line = dumps(deal)
+    err = assert_error_at(tamper(gin_text, n, line), n,
+                          f"card {len(cards) - 1} of the deck is {cards[-2]} here")
+    assert line[err.column - 1:err.column + 1] == cards[-2]
+
+
+@pytest.mark.parametrize("edit, message, key", [
+    (lambda o: o.update(points=o["points"] + 1),
+     "mismatch: the result line: 'points' is", "points"),
+    (lambda o: o["scores"].__setitem__(1, o["scores"][1] + 7),
+     "mismatch: the result line: 'scores' entry 2 is", "scores"),
+    (lambda o: o.update(extra=1), "the result line has 'extra', which the engine does not",
+     "extra"),
+])
+def test_records_a_changed_line_is_told_field_by_field(gin_text, edit, message, key):
+    n = first_line(gin_text, lambda o: o["type"] == "result")
+    obj = json.loads(gin_text.splitlines()[n - 1])
+    edit(obj)
+    line = dumps(obj)
+    err = assert_error_at(tamper(gin_text, n, line), n, re.escape(message))
+    assert line[err.column - 1:].startswith(f'"{key}":')
+    assert "{" not in str(err)
+
+
+def test_records_no_message_holds_a_raw_json_line(gin_text):
+    """Lines moved, doubled, reformatted or dropped: each message says what
+    differs in words."""
+    lines = gin_text.splitlines()
+    n = first_line(gin_text, lambda o: o["type"] == "result")
+    a = first_line(gin_text, lambda o: o["type"] == "action")
+    texts = [
+        "\n".join([*lines[:n], lines[n - 1], *lines[n:]]) + "\n",  # a result twice
+        "\n".join(lines[:a - 1] + lines[a:]) + "\n",  # an action dropped
+        "\n".join(lines[:n - 1] + lines[n:]) + "\n",  # a result dropped
+        tamper(gin_text, n, json.dumps(json.loads(lines[n - 1]))),  # spaced out
+    ]
+    for text in texts:
+        with pytest.raises(RecordError) as info:
+            replay_text(text)
+        message = str(info.value)
+        assert "{" not in message and '":' not in message, message
+        assert re.match(r"line \d+, column \d+: ", message)

@@ -11,6 +11,7 @@ pytest.importorskip("openskill")
 from rummylab.arena import run_arena
 
 
+@pytest.mark.slow  # about 12 s; the default run keeps the match against random below
 def test_strong_gin_beats_simple_on_a_fixed_sample() -> None:
     # 20 deals x 2 seatings of 100-point matches (the full 2,000-match run: benchmarks/README.md)
     result = run_arena("gin", ["strong", "simple"], deals=20, seed=11, ratings=False)

@@ -502,6 +502,14 @@ def test_guard_and_read_follow_the_first_meld_duty_D25() -> None:
     count as without the option."""
     from dataclasses import replace
 
+    from rummylab.manipulation.game import MELD_TEXT
+
+    def moves(obs: Any, actions: tuple[tuple[int, str], ...]) -> Any:
+        """``obs`` with this history, as text and as ids (a meld: MELD_TEXT)."""
+        ids = tuple(MELD_TEXT if t.startswith("meld ") else state.string_to_action(t)
+                    for _, t in actions)
+        return replace(obs, actions=actions, action_ids=ids)
+
     table = "5c 6c 7c | 9d 9h 9s"
     lays_off = parse_cards("8c Ad")  # 8c onto the run leaves an ace: a knock
     for duty in (False, True):
@@ -514,21 +522,20 @@ def test_guard_and_read_follow_the_first_meld_duty_D25() -> None:
         bot = StrongManipulationBot(seed=1)
         first = bot._threat(obs, obs.table, [[lays_off]])
         assert first == (0.0 if duty else 1.0)
-        melded = replace(obs, actions=((other, f"meld 5c 6c 7c => {table}"),))
+        melded = moves(obs, ((other, f"meld 5c 6c 7c => {table}"),))
         assert bot._threat(melded, obs.table, [[lays_off]]) == 1.0
         # a seat that drew three on this table (melded by another) without a meld of
         # its own: what it kept is read from the table only where it could lay off
-        drew = replace(obs, actions=((seat, f"meld 5c 6c 7c => {table}"), (other, "draw"),
-                                     (other, "draw"), (other, "pass")))
+        drew = moves(obs, ((seat, f"meld 5c 6c 7c => {table}"), (other, "draw"),
+                           (other, "draw"), (other, "pass")))
         n = obs.hand_sizes[other]
         assert bot._reading(drew, bot.unseen(drew))[0][1] == (0 if duty else n - 1)
         # its first meld (from its own hand, under the duty) and then one more turn
         first = ((other, f"meld 5c 6c 7c => {table}"), (other, "pass"))
-        with_meld = replace(obs, actions=first)
+        with_meld = moves(obs, first)
         assert bot._reading(with_meld, bot.unseen(with_meld))[0][1] == (0 if duty else n)
-        again = replace(obs, actions=(*first, (seat, "draw"), (seat, "draw"), (seat, "pass"),
-                                      (other, "meld 8c => 5c 6c 7c 8c | 9d 9h 9s"),
-                                      (other, "pass")))
+        again = moves(obs, (*first, (seat, "draw"), (seat, "draw"), (seat, "pass"),
+                            (other, "meld 8c => 5c 6c 7c 8c | 9d 9h 9s"), (other, "pass")))
         assert bot._reading(again, bot.unseen(again))[0][1] == n
 
 

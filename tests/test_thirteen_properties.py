@@ -35,7 +35,6 @@ from collections import Counter
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import thirteen_reference, thirteen_snapshot
@@ -53,6 +52,7 @@ from rummylab.three_thirteen.game import (
     ThirteenState,
 )
 from rummylab.three_thirteen.solver import penalty
+from sampling import given_sampled
 
 LINE_UPS = {
     2: [("simple", "simple"), ("simple", "random"), ("random", "simple"), ("random", "random")],
@@ -66,8 +66,8 @@ LINE_UPS = {
 OBS_FIELDS = {
     "game", "seat", "num_players", "phase", "to_act", "round", "wild_rank", "hand",
     "discard_pile", "stock_size", "hand_sizes", "known", "taken_card", "went_out",
-    "laid_down", "final_turn", "legal_actions", "dealer", "scores", "actions", "last_result",
-    "options",
+    "laid_down", "final_turn", "legal_actions", "dealer", "scores", "actions", "action_ids",
+    "last_result", "options",
 }
 
 
@@ -139,7 +139,7 @@ class Checker:
             assert obs.scores == tuple(s.scores) and obs.dealer == s.dealer
             if deep:
                 d = obs.to_dict()
-                assert set(d) == OBS_FIELDS - {"options"}
+                assert set(d) == OBS_FIELDS - {"options", "action_ids"}  # ids: what "actions" says
                 json.dumps(d)  # plain data only
 
     def check_legal(self) -> None:
@@ -376,22 +376,19 @@ def play_checked(setup: dict[str, Any], stats: Counter[str] | None = None,
     return state
 
 
-@settings(max_examples=110)
-@given(games(2))
+@given_sampled(games(2), full=110, sample=25)
 def test_properties_two_player_games(setup):
     """§3.1-§3.11, D-3, D-8 to D-12, records: invariants at every step, 2 players."""
     play_checked(setup)
 
 
-@settings(max_examples=110)
-@given(games(3))
+@given_sampled(games(3), full=110, sample=25)
 def test_properties_three_player_games(setup):
     """§3.1-§3.11, D-3, D-8 to D-12, records: invariants at every step, 3 players."""
     play_checked(setup)
 
 
-@settings(max_examples=110)
-@given(games(4))
+@given_sampled(games(4), full=110, sample=25)
 def test_properties_four_player_games(setup):
     """§3.1-§3.11, D-3, D-8 to D-12, records: invariants at every step, 4 players."""
     play_checked(setup)
@@ -413,8 +410,7 @@ class NeverOut(Bot):
         return legal[self._rng.randrange(len(legal))]
 
 
-@settings(max_examples=8)
-@given(st.sampled_from([2, 3, 4]), st.integers(0, 2**40), st.booleans())
+@given_sampled(st.sampled_from([2, 3, 4]), st.integers(0, 2**40), st.booleans(), full=8, sample=3)
 def test_properties_stock_runs_out(players, seed, allow_taken):
     """D-12: players who never go out exhaust the stock; it is rebuilt from the
     discard pile (less its top) again and again, every step checked."""
@@ -426,8 +422,8 @@ def test_properties_stock_runs_out(players, seed, allow_taken):
     assert stats["reshuffle"] >= 1
 
 
-@settings(max_examples=6)
-@given(st.sampled_from([2, 3, 4]).flatmap(lambda n: games(n, complete=True)))
+@given_sampled(st.sampled_from([2, 3, 4]).flatmap(lambda n: games(n, complete=True)),
+               full=6, sample=2)
 def test_properties_complete_games(setup):
     """§3.2, §3.9, D-11, records: whole games of eleven rounds, every step
     checked, the record replayed with records.replay."""

@@ -21,7 +21,6 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import HAND_KINDS13, thirteen_hand, thirteen_reference, thirteen_solution_problems
@@ -38,6 +37,7 @@ from rummylab.cards import (
 from rummylab.errors import CardError
 from rummylab.reference import thirteen_is_combo, thirteen_penalty
 from rummylab.three_thirteen.solver import combo_str, penalty, penalty_after_discard, solve
+from sampling import given_sampled
 
 ROUNDS = range(1, 12)
 BRUTE_MAX = 10  # the brute force is exponential: hands it checks have at most 10 cards
@@ -335,8 +335,7 @@ def hands(draw, max_size: int = 14, min_size: int = 0):
     return round_, decks, cards
 
 
-@settings(max_examples=150)
-@given(hands(max_size=8))
+@given_sampled(hands(max_size=8), full=150, sample=30)
 def test_property_solver_equals_brute_force(args):
     """§3.6-§3.9, D-8 to D-10, D-22: any small hand, every entry point."""
     round_, _, cards = args
@@ -345,8 +344,7 @@ def test_property_solver_equals_brute_force(args):
     check_hand(cards, wild_of(round_), thirteen_penalty)
 
 
-@settings(max_examples=100)
-@given(hands(min_size=1))
+@given_sampled(hands(min_size=1), full=100, sample=20)
 def test_property_discard_is_the_best_single_removal(args):
     """§3.5: the penalty after the best discard is the least over every card
     of the hand removed once."""
@@ -357,8 +355,7 @@ def test_property_discard_is_the_best_single_removal(args):
     assert penalty_after_discard(hand, wr) == best
 
 
-@settings(max_examples=100)
-@given(hands(), st.permutations(range(4)))
+@given_sampled(hands(), st.permutations(range(4)), full=100, sample=20)
 def test_property_suits_are_symmetric(args, perm):
     """§3.6: no suit is special: relabelling the suits keeps the penalty."""
     round_, _, cards = args
@@ -370,8 +367,7 @@ def test_property_suits_are_symmetric(args, perm):
             multi_of(moved), wr)
 
 
-@settings(max_examples=100)
-@given(hands())
+@given_sampled(hands(), full=100, sample=20)
 def test_property_option_and_bounds(args):
     """D-8: ``natural_wild_sets`` only adds combinations, so it never raises the
     penalty; the penalty is at most the hand's points; a penalty of 0 leaves
@@ -385,8 +381,7 @@ def test_property_option_and_bounds(args):
     assert s.penalty == p and (p != 0 or s.unmatched == ())
 
 
-@settings(max_examples=100)
-@given(hands(max_size=13), st.integers(0, 3))
+@given_sampled(hands(max_size=13), st.integers(0, 3), full=100, sample=20)
 def test_property_one_more_wild_never_hurts_after_a_discard(args, suit):
     """§3.7: a wild drawn can always be the discard, so it never raises the
     least penalty after the discard; kept, it costs at most its face value (D-10)."""

@@ -25,25 +25,18 @@ import asyncio
 import contextlib
 import io
 import math
+import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from rummylab.bots import make_bot
 from rummylab.errors import OptionError, RummyError
-from rummylab.match import FIGURES, MatchStats, bot_seed, match_seeds, play_match
+from rummylab.match import MatchStats, bot_seed, match_seeds, play_match, whole
 from rummylab.records import RecordWriter
+from rummylab.registry import game_class
 from rummylab.stats import wilson
 
-# the game's own per-hand (per-round) figure, reported as ``points_per_hand``
-PER_HAND: dict[str, str] = {
-    "gin": "points_per_hand",
-    "gin3": "points_per_hand",
-    "three-thirteen": "penalty_per_round",
-    "manipulation": "points_per_round",
-}
-# games where a lower final score ranks better
-LOWER_IS_BETTER = frozenset({"three-thirteen"})
 EXTRA = "pip install -e '.[arena]'"
 
 
@@ -73,6 +66,8 @@ def rotations(n: int) -> list[list[int]]:
 
 
 SEATINGS = ("cyclic", "all")
+# not an arena seating: each deal once, the bots in the seats given (as simulate plays)
+SEATED = "seated"
 
 
 def seatings(n: int, kind: str = "cyclic") -> list[list[int]]:
@@ -84,6 +79,8 @@ def seatings(n: int, kind: str = "cyclic") -> list[list[int]]:
     >>> seatings(2, "all") == rotations(2)
     True
     """
+    if kind == SEATED:
+        return [list(range(n))]
     if kind not in SEATINGS:
         raise ArenaError(f"unknown --seatings {kind!r} (seatings: {', '.join(SEATINGS)})")
     cyclic = rotations(n)
@@ -414,14 +411,15 @@ class ArenaResult:
             lo, hi = wilson(st.match_wins[b], st.matches)
             row: dict[str, Any] = {
                 "name": name, "spec": self.specs[b],
-                "match_wins": st.match_wins[b], "matches": st.matches,
+                "match_wins": whole(st.match_wins[b]), "matches": st.matches,
                 "win_rate": st.match_wins[b] / st.matches if st.matches else 0.0,
                 "ci_low": lo, "ci_high": hi,
-                "points_per_hand": st.figure(PER_HAND[self.game], b),
+                # the game's own per-hand (per-round) figure, under one name for all
+                "points_per_hand": st.figure(game_class(self.game).deal_figure, b),
                 "rating": self.ratings[b] if self.ratings else None,
             }
-            for fig in FIGURES.get(self.game, ()):
-                row.setdefault(fig, st.figure(fig, b))
+            for fig in st.figures:
+                row.setdefault(fig.name, st.figure(fig.name, b))
             out.append(row)
         return out
 
@@ -435,14 +433,15 @@ class ArenaResult:
 
 
 def match_ranks(game: str, winners: Sequence[int], final: Sequence[int]) -> list[int]:
-    """Ranks per seat (1 best, ties share): winners first, the rest by final score.
+    """Ranks per seat (1 best, ties share): winners first, the rest by final
+    score (lowest first where the game's lower totals win).
 
     >>> match_ranks("gin", [1], [40, 110])
     [2, 1]
     >>> match_ranks("three-thirteen", [0, 2], [30, 50, 30])
     [1, 3, 1]
     """
-    sign = 1 if game in LOWER_IS_BETTER else -1
+    sign = 1 if game_class(game).lower_is_better else -1
     keys = [(0 if s in winners else 1, sign * v) for s, v in enumerate(final)]
     return [1 + sum(1 for k2 in keys if k2 < k) for k in keys]
 
@@ -546,16 +545,36 @@ def _fold(agg: MatchStats, m: MatchResult) -> None:
             agg.counts.setdefault(name, [0.0] * len(m.seating))[b] += values[seat]
 
 
-PLOT_FORMATS = ("png", "svg", "pdf")
+def plot_format(path: str) -> str:
+    """The format a plot at ``path`` is written in: its extension's, PNG if
+    it has none. An extension matplotlib cannot write is an ArenaError, told
+    before the run: a chart is drawn in it once, small, to be sure (PGF, say,
+    is listed but needs LaTeX to lay out the text)."""
+    figure = require("matplotlib.figure", "--plot")
+    fmt = os.path.splitext(os.path.basename(path))[1].lower().lstrip(".")
+    if not fmt:
+        return "png"
+    formats = figure.Figure().canvas.get_supported_filetypes()
+    if fmt not in formats:
+        raise ArenaError(f"--plot {path}: matplotlib cannot write a .{fmt} file (it writes "
+                         f"{', '.join('.' + f for f in sorted(formats))})")
+    trial = figure.Figure(figsize=(1, 1))
+    trial.subplots().set_title("win rate")
+    try:
+        trial.savefig(io.BytesIO(), format=fmt)
+    except Exception as e:  # a writer missing here (LaTeX, a Pillow plugin)
+        why = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise ArenaError(f"--plot {path}: matplotlib cannot write .{fmt} here ({why})") from None
+    return fmt
 
 
 def plot(result: ArenaResult, path: str, fmt: str = "png") -> None:
-    """Win rates with their 95% Wilson intervals as a bar chart (``fmt``:
-    png, svg or pdf)."""
-    if fmt not in PLOT_FORMATS:
-        raise ArenaError(f"a plot is written as {', '.join(PLOT_FORMATS)}, not {fmt!r}")
+    """Win rates with their 95% Wilson intervals as a bar chart, in any
+    format :func:`plot_format` accepts."""
     # a Figure of its own, not pyplot: the caller's backend and figures stay as they were
     figure = require("matplotlib.figure", "--plot")
+    if fmt not in figure.Figure().canvas.get_supported_filetypes():
+        raise ArenaError(f"matplotlib cannot write a plot as {fmt!r}")
     rows = result.rows()
     rates = [r["win_rate"] for r in rows]
     err = [[r["win_rate"] - r["ci_low"] for r in rows],

@@ -6,15 +6,17 @@ on stderr and exit code 2; a record that does not replay is exit code 1.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
-from typing import IO, Annotated, Any, NoReturn
+from typing import IO, Annotated, Any, NoReturn, cast
 
 import typer
 from rich.cells import cell_len
@@ -22,26 +24,99 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from typer.core import TyperArgument, TyperCommand
 
-from rummylab.arena import check_backend, check_scheduler, split_bots
+from rummylab import __version__
+from rummylab.arena import SEATED, check_backend, check_scheduler, run_arena, split_bots
 from rummylab.bots import make_bot
 from rummylab.errors import RecordError, RummyError
-from rummylab.match import FIGURES, MatchStats, bot_seed, match_seeds, play_match
+from rummylab.match import MatchStats
 from rummylab.options import parse_option_args
-from rummylab.records import RecordWriter, replay, staged, staged_path, unwritable
-from rummylab.registry import game_class, new_state
+from rummylab.records import replay, staged, staged_path, unwritable
+from rummylab.registry import DEFAULT_GAME, game_class, new_state
 
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
     help="Gin Rummy, three-player Gin, Three Thirteen and Manipulation: "
     "play, rules, analyze, simulate, arena, replay.",
+    epilog="\b\nExamples:\n  rummylab play gin --bot hard\n  rummylab rules three-thirteen\n"
+    "  rummylab simulate gin --bots simple,random --games 200\n"
+    "  rummylab COMMAND -h      (help on one command)",
 )
+
+
+class _Argument(TyperArgument):
+    """An argument shown by its metavar, as most command lines show them:
+    ``GAME`` in the usage line and the argument list, not ``{game}`` and
+    ``game <str>``; an optional one in brackets."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None
+
+    def _rich_display_name(self) -> str:
+        return self.display_name_raw + ("..." if self.nargs != 1 else "")
+
+    def _usage_display_name(self) -> str:
+        name = self.display_name_raw if self.required else f"[{self.display_name_raw}]"
+        return name + ("..." if self.nargs != 1 else "")
+
+
+class _Command(TyperCommand):
+    """A command whose arguments show as :class:`_Argument` does."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if type(param) is TyperArgument:
+                param.__class__ = _Argument  # the same object, shown by its metavar
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        console.print(f"rummylab {__version__}", highlight=False, markup=False)
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main_options(
+    version: Annotated[bool, typer.Option(
+        "--version", help="show the version and exit", is_eager=True,
+        callback=_show_version)] = False,
+) -> None:
+    pass
+
+
+
+class _Unpadded(io.TextIOBase):
+    """Standard output (whatever ``sys.stdout`` is when written to) without
+    the spaces Rich pads each line with to the console's width: a file or a
+    pipe gets the text, not the width."""
+
+    _padding = re.compile(r"[ \t]+(?=\n)")
+
+    def write(self, text: str) -> int:
+        sys.stdout.write(self._padding.sub("", text))
+        return len(text)
+
+    def flush(self) -> None:
+        sys.stdout.flush()
+
+    def isatty(self) -> bool:
+        return sys.stdout.isatty()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(sys.stdout, "encoding", None) or "utf-8"
+
+
 console = Console()
 if not console.is_terminal:
     console.width = max(console.width, 120)  # tables stay readable in pipes and logs
+    console.file = cast(IO[str], _Unpadded())
 err_console = Console(stderr=True)
 
 
@@ -83,10 +158,11 @@ def record_stream(record: Path | None) -> Iterator[IO[str] | None]:
 # --- rules --------------------------------------------------------------
 
 
-@app.command()
+@app.command(cls=_Command, short_help="Show the rules of a game and its options.",
+             epilog="\b\nExamples:\n  rummylab rules gin\n  rummylab rules all | less")
 def rules(
     game: Annotated[str, typer.Argument(
-        help="gin, gin3, three-thirteen or manipulation; all: the full rules")],
+        metavar="GAME", help="gin, gin3, three-thirteen or manipulation; all: the full rules")],
 ) -> None:
     """Show the rules of a game and every option with its default; `all` shows
     the full rules, every § rule and D-n decision the engine and its messages cite."""
@@ -114,75 +190,82 @@ def rules(
 # --- analyze ------------------------------------------------------------
 
 
-@app.command()
+@app.command(cls=_Command, short_help="Best arrangement of a hand, best discard or play.",
+             epilog="\b\nExamples:\n  rummylab analyze gin 7h 8h 9h Ks Kd Kc 2s 3s 4s 5d Qh\n"
+             "  rummylab analyze three-thirteen --round 3 5h 5d 7c 8c 9c\n"
+             "  rummylab analyze manipulation --table \"7h 8h 9h | Ks Kd Kc\" --hand \"Kh 2c\"\n"
+             "  rummylab analyze gin 7h 8h 9h Ks Kd Kc 2s 3s 4s 5d --json")
 def analyze(
-    game: Annotated[str, typer.Argument(help="gin, three-thirteen or manipulation")],
+    game: Annotated[str, typer.Argument(
+        metavar="GAME", help="gin, three-thirteen or manipulation")],
     cards: Annotated[list[str] | None, typer.Argument(
-        help="the hand, e.g. 7h 8h 9h Ks ... (manipulation: use --hand)")] = None,
+        metavar="CARD", help="the hand, e.g. 7h 8h 9h Ks ... (manipulation: use --hand)")] = None,
     round_: Annotated[int | None, typer.Option(
-        "--round", help="Three Thirteen: the round 1-11 (its wild rank is round + 2)")] = None,
+        "--round", metavar="N",
+        help="Three Thirteen: the round 1-11 (its wild rank is round + 2)")] = None,
     table_: Annotated[str | None, typer.Option(
-        "--table", help='Manipulation: the table, "MELD | MELD | ..." (jokers Jk=7h)')] = None,
+        "--table", metavar='"MELD | MELD"',
+        help='Manipulation: the table, "MELD | MELD | ..." (jokers Jk=7h)')] = None,
     hand: Annotated[str | None, typer.Option(
-        "--hand", help="Manipulation: the hand")] = None,
+        "--hand", metavar='"CARDS"', help="Manipulation: the hand")] = None,
     decks: Annotated[int | None, typer.Option(
-        help="1 deck or 2 (the default): Manipulation 1 for two players, 2 for three to "
-             "five; Three Thirteen 1 for two players, 2 for three or four")] = None,
+        metavar="N", help="1 deck or 2 (the default): Manipulation 1 for two players, 2 for "
+                          "three to five; Three Thirteen 1 for two players, 2 for three or "
+                          "four")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     """Best arrangement of a hand; after the draw also the best discard; for
     Manipulation the best play onto a table."""
-    name = game_class(game).game_name
-    from rummylab.analysis import analyze_gin, analyze_manipulation, analyze_thirteen
-
+    cls = game_class(game)
     text = " ".join(cards or [])
     # an option the game does not read would be dropped unseen: refuse it
-    given = {"--round": round_ is not None, "--table": table_ is not None,
-             "--hand": hand is not None, "--decks": decks is not None}
-    reads = {"three-thirteen": {"--round", "--decks"},
-             "manipulation": {"--table", "--hand", "--decks"}}
-    extra = [k for k, v in given.items() if v and k not in reads.get(name, set())]
+    given = {"round": round_, "table": table_, "hand": hand, "decks": decks}
+    extra = [f"--{k}" for k, v in given.items() if v is not None
+             and k not in cls.analysis_inputs]
     if extra:
-        fail(f"{name} does not take {', '.join(extra)}")
-    if name == "manipulation" and hand is not None and text:
-        fail("give the manipulation hand once: with --hand or as cards, not both")
-    result: dict[str, object]
-    if name in ("gin", "gin3"):
-        result = analyze_gin(text)
-    elif name == "three-thirteen":
-        if round_ is None:
-            fail("three-thirteen needs --round R (1-11)")
-        result = analyze_thirteen(text, round_, decks=2 if decks is None else decks)
-    else:
-        if hand is None and not text:
-            fail('manipulation needs --hand "CARDS" (and --table "MELD | MELD")')
-        result = analyze_manipulation(table_ or "", hand if hand is not None else text,
-                                      2 if decks is None else decks)
+        fail(f"{cls.game_name} does not take {', '.join(extra)}")
+    result = cls.analyze(text, **{k: v for k, v in given.items() if k in cls.analysis_inputs})
     if as_json:
         console.print_json(json.dumps(result))
         return
     out = Table(show_header=False)
     for key, value in result.items():
-        out.add_row(key, " | ".join(value) if isinstance(value, list) else str(value))
+        out.add_row(key, " | ".join(value) if isinstance(value, list) else _cell(value))
     console.print(out)
+
+
+def _cell(value: object) -> str:
+    """A value as a table shows it: yes or no, not Python's True or False."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 # --- simulate -----------------------------------------------------------
 
 
-@app.command()
+@app.command(cls=_Command, short_help="Play matches between bots and summarize them.",
+             epilog="\b\nExamples:\n  rummylab simulate gin --bots simple,random --games 200\n"
+             "  rummylab simulate three-thirteen --bots simple,simple,random --workers 2\n"
+             "  rummylab simulate gin --option target=50 --json --record run.jsonl")
 def simulate(
-    game: Annotated[str, typer.Argument(help="gin, gin3, three-thirteen or manipulation")],
-    bots: Annotated[str, typer.Option(help="one bot per seat, comma-separated, "
-                                      "e.g. random,simple (default: simple in every "
-                                      "seat)")] = "",
-    games: Annotated[int, typer.Option(help="number of matches")] = 100,
-    seed: Annotated[int, typer.Option(help="seed of the whole run")] = 1,
-    record: Annotated[Path | None, typer.Option(help="write a JSON Lines record")] = None,
+    game: Annotated[str, typer.Argument(
+        metavar="GAME", help="gin, gin3, three-thirteen or manipulation")],
+    bots: Annotated[str, typer.Option(
+        metavar="BOT[,BOT...]", show_default=False,
+        help="one bot per seat, comma-separated: random, simple or strong (easy, medium, "
+             "hard), e.g. random,simple (default: simple in every seat)")] = "",
+    games: Annotated[int, typer.Option(metavar="N", help="number of matches")] = 100,
+    seed: Annotated[int, typer.Option(metavar="N", help="seed of the whole run")] = 1,
+    record: Annotated[Path | None, typer.Option(
+        metavar="FILE", help="write a JSON Lines record")] = None,
     option: Annotated[list[str] | None, typer.Option(
-        "--option", help="rule option key=value (repeatable)")] = None,
+        "--option", metavar="KEY=VALUE", help="rule option (repeatable)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+    workers: Annotated[int, typer.Option(
+        metavar="N", help="local worker processes (1: in-process); the figures and the "
+                          "record do not depend on it")] = 1,
 ) -> None:
     """Play full matches between bots and summarize them."""
     cls = game_class(game)
@@ -196,19 +279,17 @@ def simulate(
     if len(specs) != probe.num_players:
         fail(f"{name} needs {probe.num_players} bots, got {len(specs)}: {bots}")
     _check_games(games)
-    seeds = match_seeds(seed, games)
+    check_backend(workers, "local", None)
     players = [make_bot(s, name, seed=i) for i, s in enumerate(specs)]
-    stats = MatchStats(name, [b.spec() for b in players])
-    with record_stream(record) as stream:
-        writer = RecordWriter(stream) if stream is not None else None
-        with _bar(progress and not as_json) as bar:
-            task = bar.add_task(f"{name} matches", total=games)
-            for i, match_seed in enumerate(seeds):
-                players = [make_bot(s, name, seed=bot_seed(match_seed, k))
-                           for k, s in enumerate(specs)]
-                play_match(name, players, match_seed, options, writer=writer, stats=stats)
-                if i % 8 == 0 or i == games - 1:
-                    bar.update(task, completed=i + 1)
+    with record_stream(record) as stream, _bar(progress and not as_json) as bar:
+        task = bar.add_task(f"{name} matches", total=games)
+        # the arena's runner, each deal once in the seats given: matches are
+        # folded in deal order, so nothing depends on the number of workers
+        result = run_arena(name, specs, games, seed, options, workers=workers, record=stream,
+                           ratings=False, seating=SEATED,
+                           progress=lambda done: bar.update(task, completed=done))
+    stats = result.stats
+    stats.seats = [b.spec() for b in players]
     if as_json:
         console.print_json(json.dumps(stats.to_dict()))
         return
@@ -253,7 +334,7 @@ def _seats_from_bots(cls: Any, options: dict[str, object], specs: list[str], bot
 def _print_stats(stats: MatchStats) -> None:
     d = stats.to_dict()
     parts = [f"{k.replace('_', ' ')}: {v}" for k, v in d.items() if isinstance(v, int)]
-    figures = FIGURES.get(stats.game, ())
+    figures = [f.name for f in stats.figures]
     cols = ("seat", "bot", "wins", "win % (95% CI)", *(f.replace("_", " ") for f in figures))
     rows = []
     for row in stats.rows():
@@ -293,33 +374,49 @@ def print_table(title: str, cols: Sequence[str], rows: Sequence[Sequence[str]],
 # --- arena --------------------------------------------------------------
 
 
-@app.command()
+@app.command(cls=_Command, short_help="Bots against each other over duplicate deals, rated.",
+             epilog="\b\nExamples:\n  rummylab arena gin --bots simple,random --games 200\n"
+             "  rummylab arena gin --bots strong,simple --workers 2 --plot rates.png\n"
+             "  rummylab arena three-thirteen --bots strong,simple,random --seatings all\n"
+             "  rummylab arena gin --bots simple,random --backend dask "
+             "--scheduler tcp://127.0.0.1:8786")
 def arena(
-    game: Annotated[str, typer.Argument(help="gin, gin3, three-thirteen or manipulation")],
-    bots: Annotated[str, typer.Option(help="the bots, comma-separated, one per seat, "
-                                      "e.g. simple,random")] = "",
-    games: Annotated[int, typer.Option(help="number of deals; each is played once per seat "
-                                       "rotation (2 players: 2 matches a deal)")] = 100,
-    seed: Annotated[int, typer.Option(help="seed of the whole run")] = 1,
-    workers: Annotated[int, typer.Option(help="local worker processes (1: in-process)")] = 1,
-    record: Annotated[Path | None, typer.Option(help="write a JSON Lines record")] = None,
+    game: Annotated[str, typer.Argument(
+        metavar="GAME", help="gin, gin3, three-thirteen or manipulation")],
+    bots: Annotated[str, typer.Option(
+        metavar="BOT[,BOT...]",
+        help="the bots, comma-separated, one per seat: random, simple or strong (easy, "
+             "medium, hard), e.g. simple,random")],
+    games: Annotated[int, typer.Option(
+        metavar="N", help="number of deals; each is played once per seat rotation "
+                          "(2 players: 2 matches a deal)")] = 100,
+    seed: Annotated[int, typer.Option(metavar="N", help="seed of the whole run")] = 1,
+    workers: Annotated[int, typer.Option(
+        metavar="N", help="local worker processes (1: in-process)")] = 1,
+    record: Annotated[Path | None, typer.Option(
+        metavar="FILE", help="write a JSON Lines record")] = None,
     plot_: Annotated[Path | None, typer.Option(
-        "--plot", help="save win rates with 95% CIs as a chart, .png, .svg or .pdf "
-        "(needs matplotlib)")] = None,
+        "--plot", metavar="FILE",
+        help="save win rates with 95% CIs as a chart in the format its extension names: "
+             ".png (also with no extension), .svg, .pdf, .jpg, .eps, ... (needs "
+             "matplotlib)")] = None,
     option: Annotated[list[str] | None, typer.Option(
-        "--option", help="rule option key=value (repeatable)")] = None,
-    backend: Annotated[str, typer.Option(help="local or dask")] = "local",
+        "--option", metavar="KEY=VALUE", help="rule option (repeatable)")] = None,
+    backend: Annotated[str, typer.Option(
+        metavar="local|dask", help="where the matches are played: local or dask")] = "local",
     scheduler: Annotated[str | None, typer.Option(
+        metavar="ADDRESS",
         help="Dask scheduler address, tcp://HOST:PORT (with --backend dask)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the results as JSON")] = False,
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
     seatings_: Annotated[str, typer.Option(
-        "--seatings", help="cyclic: each deal once per seat rotation; all: once per order "
+        "--seatings", metavar="cyclic|all",
+        help="cyclic: each deal once per seat rotation; all: once per order "
         "of the bots (3 bots: 6 matches a deal, 4: 24)")] = "cyclic",
 ) -> None:
     """Bots against each other: duplicate deals with seats rotated, figures per
     bot, openskill ratings (needs the arena extra)."""
-    from rummylab.arena import PLOT_FORMATS, plot, require, run_arena, seatings
+    from rummylab.arena import plot, plot_format, require, seatings
 
     cls = game_class(game)
     name = cls.game_name
@@ -342,15 +439,9 @@ def arena(
     if backend == "dask":
         assert scheduler is not None
         check_scheduler(scheduler)  # before any file is opened
-    plot_format = "png"
+    fmt = "png"
     if plot_ is not None:
-        suffix = plot_.suffix.lower().lstrip(".")
-        if suffix in PLOT_FORMATS:
-            plot_format = suffix
-        elif suffix in ("jpg", "jpeg", "gif", "tif", "tiff", "webp", "bmp", "eps", "ps", "svgz",
-                        "pgf", "raw", "rgba"):
-            fail(f"--plot {shown(plot_)}: a plot is written as .png, .svg or .pdf")
-        # any other name (none, .part, ...) gets a PNG
+        fmt = plot_format(shown(plot_))  # .txt, .part, ...: refused before the run
         writable(plot_)
         if record is not None and ({plot_.resolve(), staged(plot_).resolve()}
                                    & {record.resolve(), staged(record).resolve()}):
@@ -366,7 +457,7 @@ def arena(
                            progress=lambda done: bar.update(task, completed=done),
                            seating=seatings_)
         if plot_part is not None:
-            plot(result, str(plot_part), plot_format)
+            plot(result, str(plot_part), fmt)
     if as_json:
         console.print_json(json.dumps(result.to_dict()))
     else:
@@ -379,16 +470,16 @@ def _arena_table(name: str, d: dict[str, Any]) -> None:
     """The arena's figures as a table."""
     parts = [f"{k.replace('_', ' ')}: {v}" for k, v in d.items()
              if (isinstance(v, int) and k != "game") or (k == "seatings" and v != "cyclic")]
-    figures = [f for f in FIGURES.get(name, ()) if f != "points_per_hand"]
-    per_hand = "pts/hand" if name in ("gin", "gin3") else (
-        "penalty/rd" if name == "three-thirteen" else "pts/round")
+    cls = game_class(name)
+    # the game's per-hand (per-round) figure is the arena's points_per_hand column
+    per_hand = next(f.short for f in cls.figures if f.name == cls.deal_figure)
+    figures = [f.name for f in cls.figures if f.name != cls.deal_figure]
     cols = ("bot", "wins", "played", "win % (95% CI)", per_hand,
-            *(f.replace("_", " ") for f in figures if not f.endswith("_per_round")),
-            "mu (ordinal)")
+            *(f.replace("_", " ") for f in figures), "mu (ordinal)")
     rows = []
     for row in d["bots"]:
         cells = [f"{row[f]:.2f}" if isinstance(row[f], float) and not float(row[f]).is_integer()
-                 else f"{row[f]:g}" for f in figures if not f.endswith("_per_round")]
+                 else f"{row[f]:g}" for f in figures]
         rows.append([
             row["name"], f"{row['match_wins']:g}", str(row["matches"]),
             f"{row['win_rate']:.1%} ({row['ci_low']:.1%}-{row['ci_high']:.1%})",
@@ -401,9 +492,10 @@ def _arena_table(name: str, d: dict[str, Any]) -> None:
 # --- replay -------------------------------------------------------------
 
 
-@app.command("replay")
+@app.command("replay", cls=_Command, short_help="Replay a record and verify every line.",
+             epilog="\b\nExamples:\n  rummylab replay run.jsonl\n  rummylab replay -q run.jsonl")
 def replay_cmd(
-    file: Annotated[Path, typer.Argument(help="a JSON Lines record")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="a JSON Lines record")],
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="print only the total, not a line per match")] = False,
 ) -> None:
@@ -442,8 +534,8 @@ def replay_cmd(
 
 
 def _hand_word(games: set[str]) -> str:
-    """What the games call a deal: Three Thirteen and Manipulation play rounds."""
-    return "round" if games <= {"three-thirteen", "manipulation"} else "hand"
+    """What the games call a deal: "round" if every one of them plays rounds."""
+    return "round" if all(game_class(g).deal_word == "round" for g in games) else "hand"
 
 
 def _many(n: int, word: str) -> str:
@@ -458,17 +550,23 @@ def _many(n: int, word: str) -> str:
 # --- play ---------------------------------------------------------------
 
 
-@app.command()
+@app.command(cls=_Command, short_help="Play a match against bots in the terminal.",
+             epilog="\b\nExamples:\n  rummylab play\n  rummylab play gin --bot hard --seed 7\n"
+             "  rummylab play manipulation --players 3 --bot easy\n"
+             "  rummylab play three-thirteen --record mine.jsonl")
 def play(
-    game: Annotated[str, typer.Argument(help="gin, gin3, three-thirteen or manipulation")] = "gin",
-    bot: Annotated[str, typer.Option(help="the bot in every other seat")] = "simple",
-    seed: Annotated[int | None, typer.Option(help="seed of the match")] = None,
+    game: Annotated[str, typer.Argument(
+        metavar="GAME", help="gin, gin3, three-thirteen or manipulation")] = DEFAULT_GAME,
+    bot: Annotated[str, typer.Option(
+        metavar="LEVEL", help="the bot in every other seat: easy, medium or hard (the same "
+                              "as random, simple, strong)")] = "simple",
+    seed: Annotated[int | None, typer.Option(metavar="N", help="seed of the match")] = None,
     option: Annotated[list[str] | None, typer.Option(
-        "--option", help="rule option key=value (repeatable)")] = None,
+        "--option", metavar="KEY=VALUE", help="rule option (repeatable)")] = None,
     record: Annotated[Path | None, typer.Option(
-        help="write the match's record when it is over")] = None,
-    players: Annotated[int | None, typer.Option(help="number of players (three-thirteen, "
-                                                "manipulation)")] = None,
+        metavar="FILE", help="write the match's record when it is over")] = None,
+    players: Annotated[int | None, typer.Option(
+        metavar="N", help="number of players (three-thirteen, manipulation)")] = None,
 ) -> None:
     """Play a full match against bots in the terminal."""
     from rummylab.tui import play_terminal

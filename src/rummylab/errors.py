@@ -26,10 +26,14 @@ class UnknownActionError(IllegalActionError):
 class RecordError(RummyError, ValueError):
     """A record that cannot be read or does not replay."""
 
-    def __init__(self, message: str, line: int | None = None, *, unreadable: bool = False) -> None:
+    def __init__(self, message: str, line: int | None = None, column: int | None = None, *,
+                 unreadable: bool = False) -> None:
         self.line = line
+        # where on the line (1-based characters): what a whole line is wrong for starts at 1
+        self.column = column if column is not None or line is None else 1
         self.unreadable = unreadable  # not a record at all, rather than one that fails
-        super().__init__(f"line {line}: {message}" if line is not None else message)
+        super().__init__(f"line {line}, column {self.column}: {message}" if line is not None
+                         else message)
 
 
 class BotError(RummyError):

@@ -18,15 +18,20 @@ record writer streams them (``rummylab.records``).
 
 from __future__ import annotations
 
+import copy
 import operator
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
+from rummylab.cards import cards_str
 from rummylab.errors import CardError, IllegalActionError, OptionError
 from rummylab.options import Option, OptionValue, resolve_options
+
+Card = int
 
 TERMINAL = -1
 
@@ -164,11 +169,137 @@ def thawed(value: Any) -> Any:
     return value
 
 
+#: per-seat counters of a run of matches, by name (summed across matches and workers)
+Counts = dict[str, list[float]]
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One per-seat figure of a run's summary: the counter ``count`` divided
+    by ``per`` (``"deal"``: the hands or rounds played; ``"match"``: the
+    matches; another counter's name; None: the count itself), 0.0 when that
+    is zero. ``short`` is its column head where space is tight."""
+
+    name: str
+    count: str
+    per: str | None = None
+    short: str = ""
+
+    def value(self, counts: Counts, seat: int, deals: int, matches: int) -> float:
+        """This figure of ``seat``.
+
+        >>> Figure("points_per_hand", "points", "deal").value({"points": [30.0]}, 0, 4, 1)
+        7.5
+        """
+        n: float
+        if self.per is None:
+            return counts[self.count][seat]
+        if self.per == "deal":
+            n = deals
+        elif self.per == "match":
+            n = matches
+        else:
+            n = counts[self.per][seat]
+        return counts[self.count][seat] / n if n else 0.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class Observation:
+    """What one seat may know: the fields every game's view shares (each
+    game's subclass adds its own: the hand, the pile or the table, ...).
+
+    ``actions`` are the moves of the hand (round) so far as ``(seat, text)``;
+    ``action_ids`` the same moves as action ids, one per entry of ``actions``
+    (a Manipulation meld, written with its cards and table, has none:
+    ``-1``), so that a bot reads the history without parsing text.
+    ``action_ids`` are not part of ``to_dict()``: ``actions`` says the same."""
+
+    game: str
+    seat: int
+    phase: str
+    to_act: int
+    legal_actions: tuple[int, ...]
+    dealer: int
+    scores: tuple[int, ...]
+    actions: tuple[tuple[int, str], ...]
+    action_ids: tuple[int, ...]
+    last_result: Mapping[str, Any] | None
+    options: Mapping[str, OptionValue] = field(repr=False)
+
+    def cards_in_hand(self) -> list[Card]:
+        """The cards of the hand this view shows, ascending, a card held
+        twice (two decks) listed twice."""
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as plain JSON-able data (cards as text)."""
+        raise NotImplementedError
+
+
 class State(ABC):
-    """A match in progress. Subclasses are the games."""
+    """A match in progress. Subclasses are the games.
+
+    Each game describes itself in class attributes, so that the code above
+    the games (the registry, match statistics, the arena, the command line,
+    the research adapters) asks the game instead of testing its name:
+
+    ``game_name``, ``aliases``
+        its name in the registry, records and commands, and other names
+        that find it (``rummylab.registry.game_class``).
+    ``title``
+        its name in prose ("Three Thirteen").
+    ``min_players``, ``max_players``, ``default_players``
+        how many may play; a game for a range of counts takes the option
+        ``players``.
+    ``lower_is_better``
+        the lowest total wins (Three Thirteen's penalties): rankings and
+        zero-sum returns turn round.
+    ``deal_word``
+        what one deal is called: ``"hand"`` or ``"round"``.
+    ``drawn_key``
+        the summary's name for the deals that end with no winner
+        (``drawn_hands``, ``rounds_without_going_out``, ...).
+    ``figures``, ``deal_figure``
+        the per-seat figures of a summary, in table order (see
+        :meth:`count_event`), and the one that is its per-deal points.
+    ``observation_type``
+        the class of ``observation(seat)``.
+    ``move_forms``
+        how its moves are written, as a player types them (``discard 7h``);
+        ``text_lines`` and ``deal_line`` write a hand and a table.
+    ``analysis_inputs``
+        what :meth:`analyze` reads besides the cards (``round``, ``table``,
+        ``hand``, ``decks``).
+    ``max_deals``
+        the most deals a match has, if the rules fix it (Three Thirteen: 11).
+    ``reshuffles_stock``
+        an empty stock is rebuilt from the discard pile: records carry its
+        ``reshuffle`` lines and the constructor takes ``reshuffles=``.
+
+    Class methods say how a match starts (:meth:`starts`), what its pack is
+    (:meth:`pack`), how long a deal can run (:meth:`move_limit`), the range
+    of its points (:meth:`utility_bound`) and what a move shows the table
+    (:meth:`takes_discard`, :meth:`shown_cards`, :meth:`lays_hand_down`):
+    the research adapters model the chance and the hidden cards from them.
+    """
 
     game_name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    title: ClassVar[str]
     option_spec: ClassVar[Mapping[str, Option]]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_players: ClassVar[int]
+    lower_is_better: ClassVar[bool] = False
+    deal_word: ClassVar[str] = "hand"
+    drawn_key: ClassVar[str] = "drawn_hands"
+    figures: ClassVar[tuple[Figure, ...]] = ()
+    deal_figure: ClassVar[str] = ""
+    observation_type: ClassVar[type[Observation]] = Observation
+    move_forms: ClassVar[tuple[str, ...]] = ()
+    analysis_inputs: ClassVar[frozenset[str]] = frozenset()
+    max_deals: ClassVar[int | None] = None
+    reshuffles_stock: ClassVar[bool] = False
 
     options: dict[str, OptionValue]
     num_players: int
@@ -176,6 +307,7 @@ class State(ABC):
     _scores: list[int]
     _winners: list[int]
     _final: list[int]
+    _results: list[Event]
     seed: int | None
     events: list[Event]
     #: dealt from deck orders given to the constructor, not from the seed
@@ -277,13 +409,139 @@ class State(ABC):
         return list(self._final)
 
     def returns(self) -> list[float]:
-        """Per seat, zero-sum: own final score less the others' mean."""
+        """Per seat, zero-sum: own final score less the others' mean (where
+        lower totals win, the others' mean less one's own)."""
         if not self.is_terminal():
             return [0.0] * self.num_players
-        return self._zero_sum(self._final)
+        return self._zero_sum([-f for f in self._final] if self.lower_is_better else self._final)
+
+    @property
+    def results(self) -> list[Event]:
+        """The result of every hand (round) so far, as its ``result`` event
+        (copies: changing them changes nothing here)."""
+        return [copy.deepcopy(r) for r in self._results]
 
     @abstractmethod
-    def clone(self) -> Self: ...
+    def hand_of(self, seat: int) -> Any:
+        """A seat's cards in the game's own form (full information: for
+        referees and tests): Gin a bit mask (``cards.cards_of``), Three
+        Thirteen a two-deck multiset (``cards.multi_cards``), Manipulation
+        a sorted list. :meth:`cards_in_hand` is the same in one form."""
+
+    @abstractmethod
+    def cards_in_hand(self, seat: int) -> list[Card]:
+        """A seat's cards, ascending, a card held twice listed twice (full
+        information: for referees and tests)."""
+
+    def clone(self) -> Self:
+        """An independent copy that records only what happens to it from now
+        on (the games replace this deep copy by faster ones)."""
+        events, self.events = self.events, []
+        try:
+            new = copy.deepcopy(self)
+        finally:
+            self.events = events
+        return new
+
+    @classmethod
+    def replay_setup(cls, events: Sequence[Event]) -> dict[str, Any]:
+        """Constructor arguments, beyond the deck orders, that a record's
+        ``events`` fix (by default the first deal's dealer)."""
+        for e in events:
+            if e.get("type") == "deal":
+                return {"first_dealer": int(e["dealer"])}
+        return {}
+
+    @classmethod
+    def decks_for(cls, players: int) -> int:
+        """How many decks ``players`` play with."""
+        return 1
+
+    @classmethod
+    def pack(cls, players: int) -> list[Card]:
+        """Every card ``players`` play with, deck by deck."""
+        return [c for _ in range(cls.decks_for(players)) for c in range(52)]
+
+    @classmethod
+    def starts(cls, players: int) -> list[tuple[str, dict[str, Any]]]:
+        """Every way a match can start before its first deck is dealt, as
+        ``(text, constructor keywords)``: by default, who deals first."""
+        return [(f"dealer {seat}", {"first_dealer": seat}) for seat in range(players)]
+
+    @classmethod
+    def move_limit(cls, players: int) -> int:
+        """A bound on the moves of one deal for adapters that must cut a
+        game off: a length no sensible deal reaches (random players can take
+        discards back and forth for ever)."""
+        return 300
+
+    @classmethod
+    def utility_bound(cls, options: Mapping[str, OptionValue], players: int,
+                      deals: int) -> tuple[float, float]:
+        """The least and greatest zero-sum points (``returns`` without the
+        end-of-match bonuses) a seat can have after ``deals`` deals."""
+        raise NotImplementedError
+
+    @classmethod
+    def takes_discard(cls, action: int) -> bool:
+        """``action`` takes the top card of the discard pile."""
+        return False
+
+    @classmethod
+    def shown_cards(cls, text: str) -> list[Card]:
+        """The cards of the mover's hand that the move written ``text`` puts
+        face up (a discard, a meld)."""
+        return []
+
+    @classmethod
+    def lays_hand_down(cls, action: int) -> bool:
+        """After ``action`` the mover's hand lies face up while the deal goes
+        on (Three Thirteen's going out, §3.5)."""
+        return False
+
+    def dealt_to(self) -> list[int]:
+        """For the deal in progress, the seat each card of its deck order went
+        to, top card first (-1: dealt face up); the rest is the stock."""
+        raise NotImplementedError
+
+    def role_of(self, seat: int) -> str:
+        """The seat's role this deal ("" where the game has none)."""
+        return ""
+
+    def deal_line(self) -> str:
+        """What every seat sees of the deal in progress, for a plain-text log
+        (it follows the seat's own cards, each part after ``" | "``)."""
+        return ""
+
+    def text_lines(self, seat: int | None = None) -> list[str]:
+        """A plain-text view, line by line: ``seat``'s cards as it sees them,
+        or every hand (the referee's view: ``seat`` None), then the public
+        cards on the table."""
+        seats = range(self.num_players) if seat is None else [seat]
+        return [f"seat {p}: {cards_str(self._seen_cards(p, seat is None))}" for p in seats]
+
+    def _seen_cards(self, seat: int, referee: bool) -> list[Card]:
+        return self.cards_in_hand(seat) if referee else self.observation(seat).cards_in_hand()
+
+    @classmethod
+    def count_event(cls, counts: Counts, event: Event, memo: dict[str, Any]) -> bool:
+        """Count one event of a match into ``counts`` (per-seat counters
+        named in ``figures``; ``memo`` keeps what a later event needs, for
+        one run); True if it ends a deal with no winner (``drawn_key``)."""
+        return False
+
+    @classmethod
+    def counters(cls) -> tuple[str, ...]:
+        """The counters ``figures`` read, in order of first use."""
+        names = [n for f in cls.figures for n in (f.count, f.per)
+                 if n is not None and n not in ("deal", "match")]
+        return tuple(dict.fromkeys(names))
+
+    @classmethod
+    def analyze(cls, cards: str, **given: Any) -> dict[str, Any]:
+        """The best arrangement of a hand (for ``rummylab analyze``); the
+        keys of ``given`` are in ``analysis_inputs``."""
+        raise OptionError(f"{cls.game_name} has no hand analysis")
 
     @classmethod
     def record_version_setup(cls, version: int) -> dict[str, Any]:

@@ -18,25 +18,17 @@ from typing import Any
 
 from rummylab.bots.base import Bot
 from rummylab.errors import BotError, RummyError
-from rummylab.game import Event, State
+from rummylab.game import Counts, Event, Figure, State
 from rummylab.records import RecordWriter
-from rummylab.registry import new_state
+from rummylab.registry import game_class, new_state
 from rummylab.stats import wilson
-
-# per game: the figures counted per seat from the result events, in table order
-FIGURES: dict[str, tuple[str, ...]] = {
-    "gin": ("points_per_hand", "hands_won", "knocks", "gins", "undercuts"),
-    "gin3": ("points_per_hand", "hands_won", "knocks", "gins", "undercuts",
-             "box_hands", "box_win_rate", "box_points_per_hand",
-             "captain_hands", "captain_win_rate", "captain_points_per_hand"),
-    "three-thirteen": ("mean_total", "penalty_per_round", "went_out"),
-    "manipulation": ("mean_total", "points_per_round", "rounds_won", "knocks", "went_out"),
-}
 
 
 @dataclass
 class MatchStats:
-    """Figures per seat over many matches, counted from the events."""
+    """Figures per seat over many matches, counted from the events: the
+    matches, their winners and final totals here, the rest by the game
+    (``State.count_event``, ``State.figures``)."""
 
     game: str
     seats: list[str]
@@ -44,66 +36,27 @@ class MatchStats:
     hands: int = 0
     drawn: int = 0
     match_wins: list[float] = field(default_factory=list)
-    counts: dict[str, list[float]] = field(default_factory=dict)
+    counts: Counts = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         n = len(self.seats)
         if not self.match_wins:
             self.match_wins = [0.0] * n
-        for name in ("points", "hands_won", "knocks", "gins", "undercuts", "went_out",
-                     "penalty", "total"):
+        self._game = game_class(self.game)
+        for name in ("total", *self._game.counters()):
             self.counts.setdefault(name, [0.0] * n)
-        if self.game == "gin3":
-            for role in ("box", "captain"):
-                for name in ("hands", "won", "points"):
-                    self.counts.setdefault(f"{role}_{name}", [0.0] * n)
-        self._roles: tuple[int, int] | None = None  # three-player Gin: (box, captain)
+        self._memo: dict[str, Any] = {}  # what the game keeps between events
 
     def add_events(self, events: Sequence[Event]) -> None:
         c = self.counts
+        count = self._game.count_event
         for e in events:
             kind = e["type"]
-            if kind == "deal" and "captain" in e:
-                self._roles = (e["dealer"], e["captain"])
             if kind == "result":
                 self.hands += 1
-                if self._roles is not None:
-                    self._add_roles(e)
-                if "values" in e:  # Manipulation: a round
-                    for seat, pts in enumerate(e["points"]):
-                        c["points"][seat] += pts
-                    for w in e["winners"]:
-                        c["hands_won"][w] += 1
-                    if e["knocker"] is not None:
-                        c["knocks"][e["knocker"]] += 1
-                    if e["went_out"] is not None:
-                        c["went_out"][e["went_out"]] += 1
-                    if e["ended"] == "exhausted":
-                        self.drawn += 1
-                    continue
-                if "penalties" in e:  # Three Thirteen: a round
-                    for seat, pen in enumerate(e["penalties"]):
-                        c["penalty"][seat] += pen
-                    if e["went_out"] is not None:
-                        c["went_out"][e["went_out"]] += 1
-                    else:
-                        self.drawn += 1
-                    continue
-                outcome = e["outcome"]
-                if outcome == "drawn":
-                    self.drawn += 1
-                    continue
-                winner = e["winner"]
-                c["points"][winner] += e["points"]
-                c["hands_won"][winner] += 1
-                knocker: int = e["knocker"]
-                if outcome in ("gin", "big_gin"):
-                    c["gins"][knocker] += 1
-                else:
-                    c["knocks"][knocker] += 1
-                if outcome == "undercut":
-                    c["undercuts"][winner] += 1
-            elif kind == "end":
+            if count(c, e, self._memo):
+                self.drawn += 1
+            if kind == "end":
                 self.matches += 1
                 winners = e["winners"]
                 for w in winners:  # a shared win counts as a fraction
@@ -111,42 +64,17 @@ class MatchStats:
                 for seat, v in enumerate(e["final_scores"]):
                     c["total"][seat] += v
 
-    def _add_roles(self, e: Event) -> None:
-        """Three-player Gin: each hand counted for the box and the captain
-        (hands, hands won, points won less points lost)."""
-        assert self._roles is not None
-        c = self.counts
-        winner, points = e["winner"], e["points"]
-        for role, seat in zip(("box", "captain"), self._roles, strict=True):
-            c[f"{role}_hands"][seat] += 1
-            if winner is None:
-                continue
-            if winner == seat:
-                c[f"{role}_won"][seat] += 1
-                c[f"{role}_points"][seat] += points
-            else:
-                c[f"{role}_points"][seat] -= points
+    @property
+    def figures(self) -> tuple[Figure, ...]:
+        """The game's figures, in table order."""
+        return self._game.figures
 
     def figure(self, name: str, seat: int) -> float:
-        c = self.counts
-        for role in ("box", "captain"):
-            if name == f"{role}_win_rate":
-                n = c[f"{role}_hands"][seat]
-                return c[f"{role}_won"][seat] / n if n else 0.0
-            if name == f"{role}_points_per_hand":
-                n = c[f"{role}_hands"][seat]
-                return c[f"{role}_points"][seat] / n if n else 0.0
-        if name == "points_per_hand":
-            return c["points"][seat] / self.hands if self.hands else 0.0
-        if name == "mean_total":
-            return c["total"][seat] / self.matches if self.matches else 0.0
-        if name == "points_per_round":
-            return c["points"][seat] / self.hands if self.hands else 0.0
-        if name == "rounds_won":
-            return c["hands_won"][seat]
-        if name == "penalty_per_round":
-            return c["penalty"][seat] / self.hands if self.hands else 0.0
-        return c[name][seat]
+        for fig in self._game.figures:
+            if fig.name == name:
+                value = fig.value(self.counts, seat, self.hands, self.matches)
+                return whole(value) if fig.per is None else value  # a count stays a count
+        return whole(self.counts[name][seat])
 
     def rows(self) -> list[dict[str, Any]]:
         out = []
@@ -154,22 +82,28 @@ class MatchStats:
             lo, hi = wilson(self.match_wins[i], self.matches)
             row: dict[str, Any] = {
                 "seat": i, "name": name,
-                "match_wins": self.match_wins[i], "matches": self.matches,
+                "match_wins": whole(self.match_wins[i]), "matches": self.matches,
                 "win_rate": self.match_wins[i] / self.matches if self.matches else 0.0,
                 "ci_low": lo, "ci_high": hi,
             }
-            for fig in FIGURES.get(self.game, ()):
-                row[fig] = self.figure(fig, i)
+            for fig in self._game.figures:
+                row[fig.name] = self.figure(fig.name, i)
             out.append(row)
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        hands = "hands" if self.game in ("gin", "gin3") else "rounds"
-        drawn = {"gin": "drawn_hands", "gin3": "drawn_hands",
-                 "three-thirteen": "rounds_without_going_out",
-                 "manipulation": "rounds_with_pile_exhausted"}.get(self.game, "drawn")
-        return {"game": self.game, "matches": self.matches, hands: self.hands,
-                drawn: self.drawn, "seats": self.rows()}
+        return {"game": self.game, "matches": self.matches, f"{self._game.deal_word}s": self.hands,
+                self._game.drawn_key: self.drawn, "seats": self.rows()}
+
+
+def whole(count: float) -> float:
+    """A count as it is reported: 20, not 20.0 (JSON keeps the difference);
+    a win shared between players stays a fraction.
+
+    >>> whole(20.0), whole(2.5)
+    (20, 2.5)
+    """
+    return int(count) if float(count).is_integer() else count
 
 
 def match_seeds(seed: int, n: int) -> list[int]:

@@ -38,6 +38,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -55,6 +56,8 @@ FORMAT = "rummylab-record"
 # turn whose only move was pass ended unrecorded); the other games are alike
 VERSION = 2
 VERSIONS = (1, 2)
+# the end of the JSON reader's "Unterminated string starting at": the error gives the column
+_AT_END = re.compile(r"(?: starting)? at$")
 
 
 def unwritable(path: Path) -> str | None:
@@ -221,8 +224,8 @@ def _decoded(stream: IO[str]) -> Iterator[str]:
             before = data[start:e.start].decode("utf-8")
             before = before.replace("\r\n", "\n").replace("\r", "\n")
             column = len(before) - before.rfind("\n")
-            raise RecordError(f"not UTF-8 text (byte {data[e.start]:#04x} at column {column})",
-                              before.count("\n") + 1, unreadable=True) from None
+            raise RecordError(f"not UTF-8 text (byte {data[e.start]:#04x})",
+                              before.count("\n") + 1, column, unreadable=True) from None
         except (AttributeError, OSError, ValueError):  # no file under it to read again
             pass
         raise RecordError(f"not UTF-8 text (after line {read})", unreadable=True) from None
@@ -240,7 +243,9 @@ def _read(stream: IO[str]) -> Iterator[tuple[int, str, dict[str, Any]]]:
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as e:
-            raise RecordError(f"not JSON ({e.msg})", n, unreadable=True) from None
+            # the reader's "... starting at" points at the column, given apart
+            raise RecordError(f"not JSON ({_AT_END.sub('', e.msg)})", n, e.colno,
+                              unreadable=True) from None
         except RecursionError:
             raise RecordError("not JSON (nested too deeply)", n, unreadable=True) from None
         except ValueError as e:  # e.g. an integer too long to convert
@@ -291,79 +296,198 @@ def replay(stream: IO[str]) -> Iterator[ReplayedMatch]:
 
 
 def _fields_difference(what: str, expected: dict[str, Any], got: dict[str, Any],
-                       plural: bool = False) -> str | None:
+                       plural: bool = False) -> tuple[str, str | None] | None:
+    """The first field that differs, in words, and the key to point at."""
     for key, value in expected.items():
         if key not in got:
-            return f"{what} {'lack' if plural else 'lacks'} {key!r}"
+            return f"{what} {'lack' if plural else 'lacks'} {key!r}", None
         if dumps(got[key]) != dumps(value):
             return (f"{what}: {key!r} is {dumps(got[key])[:80]}; the engine records "
-                    f"{dumps(value)[:80]}")
+                    f"{dumps(value)[:80]}"), key
     extra = [k for k in got if k not in expected]
     if extra:
         return (f"{what} {'have' if plural else 'has'} {extra[0]!r}, which the engine does "
-                "not record")
+                "not record"), extra[0]
     if list(got) != list(expected):
         return (f"{what} {'are' if plural else 'is'} out of order (the engine writes "
-                f"{', '.join(expected)})")
+                f"{', '.join(expected)})"), None
     return None
 
 
-def _header_difference(expected: dict[str, Any], head: dict[str, Any]) -> str:
-    """What is wrong with a header, field by field (the options by name)."""
+def _header_difference(expected: dict[str, Any], head: dict[str, Any],
+                       raw: str) -> tuple[str, int]:
+    """What is wrong with a header, field by field (the options by name),
+    and the column it is at."""
     if "dealt" in head and head["dealt"] != "given":
-        return f"the header's 'dealt' may only be \"given\", not {dumps(head['dealt'])[:40]}"
+        return (f"the header's 'dealt' may only be \"given\", not {dumps(head['dealt'])[:40]}",
+                _column(raw, "dealt"))
     options, want = head.get("options"), expected["options"]
     if isinstance(options, dict):
         found = _fields_difference("the header's options", want, options, plural=True)
         if found:
-            return found
+            return found[0], _column(raw, "options", *([found[1]] if found[1] else []))
     found = _fields_difference("the header", expected, head)
     if found:
-        return found
-    return "the header is not written as the engine writes it (spacing or escapes differ)"
+        return found[0], _column(raw, *([found[1]] if found[1] else []))
+    return ("the header is not written as the engine writes it (spacing or escapes differ)",
+            _first_difference(raw, dumps(expected)))
+
+
+def _key_columns(raw: str) -> dict[tuple[str, ...], int]:
+    """The 1-based column of each key of a JSON line's objects, by its path
+    of keys (arrays are passed through): where a message points."""
+    out: dict[tuple[str, ...], int] = {}
+    keys: list[list[str] | None] = []  # per open object its current key; None: an array
+    i = 0
+    while i < len(raw):
+        ch = raw[i]
+        if ch == '"':
+            end = i + 1
+            while end < len(raw) and raw[end] != '"':
+                end += 2 if raw[end] == "\\" else 1
+            after = raw[end + 1:].lstrip(" \t\r")
+            current = keys[-1] if keys else None
+            if current is not None and after.startswith(":"):
+                current[:] = [json.loads(raw[i:end + 1])]
+                out.setdefault(tuple(k[0] for k in keys if k), i + 1)
+            i = end + 1
+            continue
+        if ch in "{[":
+            keys.append([] if ch == "{" else None)
+        elif ch in "}]" and keys:
+            keys.pop()
+        i += 1
+    return out
+
+
+def _column(raw: str, *path: str) -> int:
+    """The column of the key at ``path`` in a record line (1 if none)."""
+    return _key_columns(raw).get(path, 1) if path else 1
+
+
+def _first_difference(raw: str, expected: str) -> int:
+    """The column of the first character where a line differs from the
+    engine's."""
+    return next((i for i, (a, b) in enumerate(zip(raw, expected, strict=False), 1) if a != b),
+                min(len(raw), len(expected)) + 1)
+
+
+def _shown(value: Any) -> str:
+    """A recorded value in words: no JSON, and short."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        text = value
+    elif isinstance(value, list):
+        text = "[" + ", ".join(_shown(v) for v in value) + "]"
+    elif isinstance(value, dict):
+        text = "{" + ", ".join(f"{k}: {_shown(v)}" for k, v in value.items()) + "}"
+    else:
+        text = str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _value_difference(key: str, have: Any, want: Any, source: str,
+                      raw: str) -> tuple[str, int]:
+    """How a field's recorded value differs from the engine's, in words, and
+    the column it differs at: a deck or stock by its first card that differs,
+    a list by its first entry."""
+    column = _column(raw, key)
+    if isinstance(have, str) and isinstance(want, str) and key in ("deck", "stock"):
+        cards, wanted = have.split(), want.split()
+        for i, (a, b) in enumerate(zip(cards, wanted, strict=False)):
+            if a != b:
+                start = raw.find('"', raw.find(":", column - 1)) + 1
+                if raw[start:start + len(have)] == have:  # no escapes: point at the card
+                    column = start + 1 + len(" ".join(cards[:i])) + (1 if i else 0)
+                return (f"card {i + 1} of the {key} is {a} here, {source} {b}", column)
+        return (f"the {key} holds {len(cards)} cards here, {source} {len(wanted)}", column)
+    if isinstance(have, list) and isinstance(want, list) and len(have) == len(want):
+        for i, (a, b) in enumerate(zip(have, want, strict=True)):
+            if dumps(a) != dumps(b):
+                return (f"{key!r} entry {i + 1} is {_shown(a)} here, {source} {_shown(b)}",
+                        column)
+    return f"{key!r} is {_shown(have)} here, {source} {_shown(want)}", column
+
+
+def _line_difference(expected: Event, got: dict[str, Any], raw: str,
+                     source: str = "the engine records") -> tuple[str, int]:
+    """How a record line differs from the line the engine writes there, in
+    words (no JSON), and the column it differs at."""
+    kind = expected["type"]
+    if got["type"] != kind:
+        return (f"{_a(got['type'])} line where {source} {_a(kind)} line",
+                _column(raw, "type"))
+    for key, value in expected.items():
+        if key not in got:
+            return f"the {kind} line lacks {key!r}, which {source}", 1
+        if dumps(got[key]) != dumps(value):
+            message, column = _value_difference(key, got[key], value, source, raw)
+            return f"the {kind} line: {message}", column
+    extra = [k for k in got if k not in expected]
+    if extra:
+        return (f"the {kind} line has {extra[0]!r}, which the engine does not record",
+                _column(raw, extra[0]))
+    if list(got) != list(expected):
+        return (f"the {kind} line's fields are out of order (the engine writes "
+                f"{', '.join(expected)})", 1)
+    return (f"the {kind} line is not written as the engine writes it (spacing or escapes "
+            "differ)", _first_difference(raw, dumps(expected)))
+
+
+def _a(kind: object) -> str:
+    """'an action', 'a deal': a line's kind with its article."""
+    word = str(kind)
+    return f"{'an' if word[:1] in ('a', 'e', 'i', 'o', 'u') else 'a'} {word}"
 
 
 def _replay_match(lines: list[tuple[int, str, dict[str, Any]]],
                   number: int | None) -> ReplayedMatch:
     n0, _, head = lines[0]
     if head.get("format") != FORMAT:
-        raise RecordError(f"not a {FORMAT} header", n0, unreadable=True)
+        raise RecordError(f"not a {FORMAT} header", n0, _column(lines[0][1], "format"),
+                          unreadable=True)
     version = head.get("version")
     if type(version) is not int or version not in VERSIONS:
         raise RecordError(f"record format version {version!r} is not supported "
                           f"(this reads versions {', '.join(map(str, VERSIONS))})", n0,
-                          unreadable=True)
+                          _column(lines[0][1], "version"), unreadable=True)
     match = head.get("match", 1)
     if type(match) is not int or match < 1:
-        raise RecordError(f"'match' must be a match number (1, 2, ...), not {match!r}", n0)
+        raise RecordError(f"'match' must be a match number (1, 2, ...), not {match!r}", n0,
+                          _column(lines[0][1], "match"))
     if number is not None and match != number:
         raise RecordError(f"match {match} where match {number} comes next (a record numbers "
-                          "its matches one after another)", n0)
+                          "its matches one after another)", n0, _column(lines[0][1], "match"))
     options = head.get("options")
     if options is not None and not isinstance(options, dict):
-        raise RecordError(f"'options' must map option names to values, not {options!r}", n0)
+        raise RecordError(f"'options' must map option names to values, not {options!r}", n0,
+                          _column(lines[0][1], "options"))
     decks = []
-    for n, _, obj in lines:
+    for n, raw, obj in lines:
         kind = obj["type"]
         if kind == "deal":
             dealer = obj.get("dealer")
             if type(dealer) is not int:
-                raise RecordError(f"a deal's 'dealer' must be a seat number, not {dealer!r}", n)
+                raise RecordError(f"a deal's 'dealer' must be a seat number, not {dealer!r}", n,
+                                  _column(raw, "dealer"))
         if kind in ("deal", "reshuffle"):
             field = "deck" if kind == "deal" else "stock"
             cards = obj.get(field)
             if not isinstance(cards, str):
                 raise RecordError(f"a {kind}'s {field!r} must be its cards as text, "
-                                  f"not {cards!r}", n)
+                                  f"not {cards!r}", n, _column(raw, field))
             try:
                 parsed = parse_cards(cards, jokers=True)
             except RummyError as e:
-                raise RecordError(f"bad {field}: {e}", n) from None
+                raise RecordError(f"bad {field}: {e}", n, _column(raw, field)) from None
             if kind == "deal":
                 decks.append(parsed)
     try:
         cls = game_class(str(head.get("game")))
-        kwargs: dict[str, Any] = cls.replay_setup([obj for _, _, obj in lines])  # type: ignore[attr-defined]
+        kwargs: dict[str, Any] = cls.replay_setup([obj for _, _, obj in lines])
         played = cls.record_version_setup(version)  # an older version's play
         ctor: Any = cls
         seed = head.get("seed")
@@ -377,7 +501,7 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]],
         if (not isinstance(seats, list) or len(seats) != state.num_players
                 or not all(isinstance(x, str) for x in seats)):
             raise RecordError(f"'seats' must name the {state.num_players} players, "
-                              f"not {seats!r}", n0)
+                              f"not {seats!r}", n0, _column(lines[0][1], "seats"))
         state.decks_given = head.get("dealt") == "given"  # the header's word, checked below
         expected = dumps(header(state, seats, match, version))
     except RecordError:
@@ -387,44 +511,52 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]],
     except (RummyError, TypeError, ValueError, OverflowError) as e:
         raise RecordError(f"cannot set up the match: {e}", n0) from None
     if expected != lines[0][1]:
-        raise RecordError(_header_difference(json.loads(expected), head), n0)
+        message, column = _header_difference(json.loads(expected), head, lines[0][1])
+        raise RecordError(message, n0, column)
     pending = state.take_events()
     actions = 0
     for n, raw, obj in lines[1:]:
         kind = obj["type"]
         if kind in ("action", "advice"):
             if pending:
-                raise RecordError(f"expected {dumps(pending[0])}", n)
+                raise RecordError(f"{_a(kind)} line where the engine records "
+                                  f"{_a(pending[0]['type'])} line", n, _column(raw, "type"))
             try:
                 seat = obj["seat"]
                 if type(seat) is not int:
-                    raise RecordError(f"'seat' must be a seat number, not {seat!r}", n)
+                    raise RecordError(f"'seat' must be a seat number, not {seat!r}", n,
+                                      _column(raw, "seat"))
                 if kind == "action":
                     if seat != state.current_player():
                         raise RecordError(f"seat {seat} acts, but seat "
-                                          f"{state.current_player()} is to act", n)
+                                          f"{state.current_player()} is to act", n,
+                                          _column(raw, "seat"))
                     state.apply(str(obj["action"]))
                     actions += 1
                 else:
                     advise = getattr(state, "advise", None)
                     if advise is None:
-                        raise RecordError(f"{state.game_name} has no advice", n)
+                        raise RecordError(f"{state.game_name} has no advice", n,
+                                          _column(raw, "type"))
                     advise(str(obj["action"]))
             except RecordError:
                 raise
             except KeyError as e:
                 raise RecordError(f"the line lacks its {e} field", n) from None
             except RummyError as e:
-                raise RecordError(f"illegal action: {e}", n) from None
+                raise RecordError(f"illegal action: {e}", n, _column(raw, "action")) from None
             pending = state.take_events()
         if not pending:
-            raise RecordError(f"unexpected line: {raw[:80]}", n)
-        got = dumps(pending.pop(0))
-        if got != raw:
+            after = "the match is over" if state.is_terminal() else "an action comes next"
+            raise RecordError(f"{_a(kind)} line the engine does not record here: {after}", n,
+                              _column(raw, "type"))
+        event = pending.pop(0)
+        if dumps(event) != raw:
             if seeded and kind in ("deal", "cut", "reshuffle"):
-                raise RecordError(f"seed {seed} does not deal this match (the header's seed "
-                                  f"gives {got[:120]})", n)
-            raise RecordError(f"mismatch: the engine writes {got[:200]}", n)
+                message, column = _line_difference(event, obj, raw, "the header's seed gives")
+                raise RecordError(f"seed {seed} does not deal this match: {message}", n, column)
+            message, column = _line_difference(event, obj, raw)
+            raise RecordError(f"mismatch: {message}", n, column)
     if pending or not state.is_terminal():
         raise RecordError("the match is not over where the record ends", lines[-1][0])
     hands = sum(1 for _, _, o in lines if o["type"] == "deal")

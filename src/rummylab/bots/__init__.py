@@ -31,6 +31,7 @@ from rummylab.bots.gin.strong import StrongGinBot
 from rummylab.bots.random_bot import RandomBot
 from rummylab.bots.three_thirteen.simple import SimpleThirteenBot
 from rummylab.errors import OptionError
+from rummylab.registry import GAMES as _REGISTERED
 from rummylab.registry import game_class
 
 # level name -> game name -> factory(options, seed)
@@ -122,7 +123,7 @@ def make_bot(spec: str, game: str, seed: int | None = None) -> Bot:
     return bot
 
 
-GAMES = ("gin", "gin3", "three-thirteen", "manipulation")
+GAMES = tuple(_REGISTERED)  # what a plugin Bot without ``games`` plays
 
 
 def _factory(cls: type[Bot], name: str) -> Callable[[dict[str, str], int | None], Bot]:

@@ -26,9 +26,8 @@ True
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
@@ -47,7 +46,18 @@ from rummylab.cards import (
     suit_of,
 )
 from rummylab.errors import CardError, IllegalActionError, UnknownActionError
-from rummylab.game import TERMINAL, Event, State, as_action, as_text, card_lists, thawed
+from rummylab.game import (
+    TERMINAL,
+    Counts,
+    Event,
+    Figure,
+    Observation,
+    State,
+    as_action,
+    as_text,
+    card_lists,
+    thawed,
+)
 from rummylab.gin.solver import (
     best_arrangement,
     best_defence,
@@ -125,14 +135,10 @@ def _meld_strs(melds: Sequence[CardSet]) -> list[str]:
 
 
 @dataclass(frozen=True)
-class GinObservation:
+class GinObservation(Observation):
     """What one seat may know. Cards are ints (masks for hands)."""
 
-    game: str
-    seat: int
     role: str
-    phase: str
-    to_act: int
     hand_seat: int
     hand: CardSet
     discard_pile: tuple[Card, ...]
@@ -141,17 +147,15 @@ class GinObservation:
     opponent_hand_size: int
     taken_card: Card | None
     knock_limit: int
-    legal_actions: tuple[int, ...]
-    dealer: int
     hand_number: int
-    scores: tuple[int, ...]
-    actions: tuple[tuple[int, str], ...]
-    last_result: Mapping[str, Any] | None
-    options: Mapping[str, OptionValue] = field(repr=False)
     roles: tuple[str, ...] = ()
     # three-player Gin: the sitter's advice on the captain's move to make
     # (in the captain's and the sitter's views only: it tells of the captain's cards)
     advice: tuple[str, ...] = ()
+
+    def cards_in_hand(self) -> list[Card]:
+        """The hand seat's cards (none for a seat that holds no hand)."""
+        return cards_of(self.hand)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -231,8 +235,22 @@ class GinState(State):
     """A two-player Gin Rummy match (§1), hand after hand to the target."""
 
     game_name: ClassVar[str] = "gin"
+    aliases: ClassVar[tuple[str, ...]] = ("gin-rummy",)
+    title: ClassVar[str] = "Gin Rummy"
     option_spec: ClassVar[Mapping[str, Option]] = GIN_OPTIONS
     num_seats: ClassVar[int] = 2
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    default_players: ClassVar[int] = 2
+    figures: ClassVar[tuple[Figure, ...]] = (
+        Figure("points_per_hand", "points", "deal", short="pts/hand"),
+        Figure("hands_won", "hands_won"), Figure("knocks", "knocks"), Figure("gins", "gins"),
+        Figure("undercuts", "undercuts"),
+    )
+    deal_figure: ClassVar[str] = "points_per_hand"
+    observation_type: ClassVar[type[Observation]] = GinObservation
+    move_forms: ClassVar[tuple[str, ...]] = (
+        "draw stock", "take discard", "pass", "discard 7h", "knock 7h", "big gin")
 
     def __init__(
         self,
@@ -270,12 +288,69 @@ class GinState(State):
         self._deal()
 
     @classmethod
-    def replay_setup(cls, events: Sequence[Event]) -> dict[str, Any]:
-        """Constructor arguments, beyond the deck orders, that a record fixes."""
-        for e in events:
-            if e.get("type") == "deal":
-                return {"first_dealer": int(e["dealer"])}
-        return {}
+    def count_event(cls, counts: Counts, event: Event, memo: dict[str, Any]) -> bool:
+        """A hand's result: points and hands to the winner, a knock or a gin
+        to the knocker, an undercut to the defender who made it."""
+        if event["type"] != "result":
+            return False
+        outcome = event["outcome"]
+        if outcome == "drawn":
+            return True
+        winner = event["winner"]
+        counts["points"][winner] += event["points"]
+        counts["hands_won"][winner] += 1
+        knocker: int = event["knocker"]
+        if outcome in ("gin", "big_gin"):
+            counts["gins"][knocker] += 1
+        else:
+            counts["knocks"][knocker] += 1
+        if outcome == "undercut":
+            counts["undercuts"][winner] += 1
+        return False
+
+    @classmethod
+    def analyze(cls, cards: str, **given: Any) -> dict[str, Any]:
+        from rummylab.gin.analysis import analyze_gin
+
+        return analyze_gin(cards, knock_limit=int(cls.option_spec["knock_limit"].default))
+
+    @classmethod
+    def utility_bound(cls, options: Mapping[str, OptionValue], players: int,
+                      deals: int) -> tuple[float, float]:
+        o = options
+        bonus = max(int(o["gin_bonus"]), int(o["big_gin_bonus"]) if o["big_gin"] else 0,
+                    int(o["undercut_bonus"]) + 10)
+        per = (bonus + 100) * (2 if o["oklahoma"] else 1)  # 10 cards at most 10 each
+        top = float(per * deals)
+        return (-top / (players - 1), top)
+
+    @classmethod
+    def takes_discard(cls, action: int) -> bool:
+        return action == TAKE_DISCARD
+
+    @classmethod
+    def shown_cards(cls, text: str) -> list[Card]:
+        action = parse_action(text)
+        return [(action - DISCARD_BASE) % 52] if DISCARD_BASE <= action < BIG_GIN else []
+
+    def dealt_to(self) -> list[int]:
+        # §1.2: ten each, alternately from the non-dealer; then the upcard
+        return [self.non_dealer if i % 2 == 0 else self.dealer for i in range(20)] + [-1]
+
+    def deal_line(self) -> str:
+        return f" | up {card_str(self._discard[-1])}"
+
+    def text_lines(self, seat: int | None = None) -> list[str]:
+        lines = []
+        for p in range(self.num_players) if seat is None else [seat]:
+            if seat is None:
+                lines.append(f"seat {p} ({self.role_of(p)}): {mask_str(self._hands[p])}")
+            else:
+                obs = self.observation(p)
+                lines.append(f"seat {p} ({obs.role}) sees: {mask_str(obs.hand)}")
+        if not self.is_terminal():
+            lines.append(f"discard pile: {cards_str(self._discard)}  (top last)")
+        return lines
 
     # -- match structure hooks (three-player Gin overrides these) -----
     def _setup_match(self, first_dealer: int | None) -> None:
@@ -319,6 +394,7 @@ class GinState(State):
         self._forced_stock = False
         self._taken: Card = -1
         self._hand_actions: list[tuple[int, str]] = []
+        self._hand_action_ids: list[int] = []
         self._legal = None
 
     def _shuffled(self) -> list[Card]:
@@ -372,6 +448,7 @@ class GinState(State):
         text = action_text(action)
         self.events.append({"type": "action", "seat": seat, "action": text})
         self._hand_actions.append((seat, text))
+        self._hand_action_ids.append(action)
         self._legal = None
         phase = self._phase
         if action == TAKE_DISCARD:
@@ -585,6 +662,7 @@ class GinState(State):
             # new pairs, a new options dict: a view holds no object the state holds
             actions=(tuple([(s, t) for s, t in self._hand_actions])
                      if self._phase != OVER else ()),
+            action_ids=tuple(self._hand_action_ids) if self._phase != OVER else (),
             last_result=self._result_view(self._results),
             options=MappingProxyType(dict(self.options)),
             roles=tuple(self.role_of(s) for s in range(self.num_players)),
@@ -596,8 +674,8 @@ class GinState(State):
     # -- results -------------------------------------------------------
     @property
     def hand_results(self) -> list[Event]:
-        """Every result so far (copies: changing them changes nothing here)."""
-        return [copy.deepcopy(r) for r in self._results]
+        """Every hand's result so far: :attr:`results` by Gin's word."""
+        return self.results
 
     @property
     def phase(self) -> str:
@@ -608,8 +686,11 @@ class GinState(State):
         return self._hand_no
 
     def hand_of(self, seat: int) -> CardSet:
-        """A seat's cards (full information: for referees and tests)."""
+        """A seat's cards as a bit mask (full information: for referees and tests)."""
         return self._hands[seat]
+
+    def cards_in_hand(self, seat: int) -> list[Card]:
+        return cards_of(self._hands[seat])
 
     @property
     def stock(self) -> list[Card]:
@@ -633,6 +714,7 @@ class GinState(State):
         new._discard = self._discard[:]
         new._stock = self._stock[:]
         new._hand_actions = self._hand_actions[:]
+        new._hand_action_ids = self._hand_action_ids[:]
         new._winners = self._winners[:]
         new._final = self._final[:]
         if self.options["hollywood"]:

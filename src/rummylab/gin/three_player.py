@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from itertools import permutations
 from typing import Any, ClassVar
 
 from rummylab.cards import Card, card_str, parse_card, rank_of
 from rummylab.errors import CardError, IllegalActionError
-from rummylab.game import Event, shown, whole_number
+from rummylab.game import Counts, Event, Figure, shown, whole_number
 from rummylab.gin.game import GIN_OPTIONS, GinObservation, GinState
 from rummylab.options import Option
 
@@ -63,8 +64,19 @@ class Gin3State(GinState):
     """A three-player Gin match. Seats 0-2; roles move after every hand."""
 
     game_name: ClassVar[str] = "gin3"
+    aliases: ClassVar[tuple[str, ...]] = ("three-player-gin",)
+    title: ClassVar[str] = "three-player Gin"
     option_spec: ClassVar[Mapping[str, Option]] = GIN3_OPTIONS
     num_seats: ClassVar[int] = 3
+    min_players: ClassVar[int] = 3
+    max_players: ClassVar[int] = 3
+    default_players: ClassVar[int] = 3
+    # Gin's figures, and each seat's hands as the box and as the captain
+    figures: ClassVar[tuple[Figure, ...]] = (*GinState.figures, *(
+        f for role in ("box", "captain") for f in (
+            Figure(f"{role}_hands", f"{role}_hands"),
+            Figure(f"{role}_win_rate", f"{role}_won", f"{role}_hands"),
+            Figure(f"{role}_points_per_hand", f"{role}_points", f"{role}_hands"))))
 
     def __init__(
         self,
@@ -78,6 +90,33 @@ class Gin3State(GinState):
         self._cut_given = _cut_rounds(cut)
         super().__init__(options, seed, decks=decks)
         self.decks_given = self.decks_given or bool(self._cut_given)
+
+    @classmethod
+    def count_event(cls, counts: Counts, event: Event, memo: dict[str, Any]) -> bool:
+        """As in Gin, and each hand for the box and the captain (hands, hands
+        won, points won less points lost)."""
+        if event["type"] == "deal":
+            memo["roles"] = (event["dealer"], event["captain"])
+        elif event["type"] == "result" and "roles" in memo:
+            winner, points = event["winner"], event["points"]
+            for role, seat in zip(("box", "captain"), memo["roles"], strict=True):
+                counts[f"{role}_hands"][seat] += 1
+                if winner is None:
+                    continue
+                if winner == seat:
+                    counts[f"{role}_won"][seat] += 1
+                    counts[f"{role}_points"][seat] += points
+                else:
+                    counts[f"{role}_points"][seat] -= points
+        return super().count_event(counts, event, memo)
+
+    @classmethod
+    def starts(cls, players: int) -> list[tuple[str, dict[str, Any]]]:
+        """The six ways to cut the roles (D-6): Kc, Qc, Jc drawn by the box,
+        the captain and the sitter."""
+        return [(f"roles box={box} captain={captain} sitter={sitter}",
+                 {"cut": [{box: 12, captain: 11, sitter: 10}]})
+                for box, captain, sitter in permutations(range(3))]
 
     @classmethod
     def replay_setup(cls, events: Sequence[Event]) -> dict[str, Any]:
@@ -150,6 +189,10 @@ class Gin3State(GinState):
         if seat == self.non_dealer:
             return "captain"
         return "sitter"
+
+    def deal_line(self) -> str:
+        roles = " ".join(f"{self.role_of(s)}={s}" for s in range(3))
+        return f" | {roles}{super().deal_line()}"
 
     def _hand_seat_for(self, seat: int) -> int:
         # §2.2: the sitter sees the captain's cards, never the box's

@@ -7,6 +7,8 @@ same options in the same order (``suit_options`` is ``solver._suit_options``),
 the same dominance (``_pareto``) and the same state cap, so that both find
 the same play, tie for tie (records and replays do not depend on whether
 numba is installed). The parity test is ``tests/test_manipulation_kernel.py``.
+Both read their fixed tables from ``sweep_tables``; the kernel never imports the
+solver (no import circle).
 
 Not imported by the package unless numba is installed: this module imports
 numba and numpy at its top.
@@ -20,6 +22,8 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 from numba import njit
+
+from rummylab.manipulation.sweep_tables import GROUP_OK, MID_RANK_PARETO, SIGMAS, pareto_info
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -454,9 +458,7 @@ def _tables(decks: int) -> tuple[np.ndarray, ...]:
     """The solver's fixed tables for ``decks`` as arrays."""
     got = _TABLES.get(decks)
     if got is None:
-        from rummylab.manipulation import solver
-
-        sigs = solver._SIGMAS[decks]
+        sigs = SIGMAS[decks]
         nsig = len(sigs)
         sig_lens = np.zeros((nsig, 2), np.int64)
         sig_len = np.zeros(nsig, np.int64)
@@ -466,8 +468,8 @@ def _tables(decks: int) -> tuple[np.ndarray, ...]:
             sig_lens[i, :len(sg)] = sg
             sig_index[(*sg, 0, 0)[:2]] = i
         closable = np.array([all(x == 3 for x in sg) for sg in sigs], np.bool_)
-        group_ok = np.array(solver._GROUP_OK, np.bool_)
-        info = solver._pareto_info(decks)
+        group_ok = np.array(GROUP_OK, np.bool_)
+        info = pareto_info(decks)
         got = (sig_lens, sig_len, sig_index, closable, group_ok,
                np.array([t[0] for t in info], np.int64), np.array([t[1] for t in info], np.int64),
                np.array([t[2] for t in info], np.int64))
@@ -481,14 +483,12 @@ def run_sweep(layers: list[list[tuple[int, int, int, int, int, int, int, bool, i
               ) -> tuple[int, int, bool, list[tuple[int, int, int]] | None] | None:
     """One sweep: (value, end key, capped, the option of each layer on the
     best state's path if ``record``) or None, as ``solver._sweep``."""
-    from rummylab.manipulation import solver
-
     sig_lens, sig_len, sig_index, closable, group_ok, ind, mask, strength = _tables(decks)
     flat = np.fromiter(chain.from_iterable(chain.from_iterable(layers)), np.int64, 560)
     found, value, end, capped, path = sweep(
         flat.reshape(14, 4, 10), np.array(ub, np.int64), decks, len(sig_len), ntags, wtot,
         forced, jv, base, bound, record, state_cap, sig_lens, sig_len, sig_index, closable,
-        group_ok, ind, mask, strength, np.array(wby, np.int64), solver._MID_RANK_PARETO)
+        group_ok, ind, mask, strength, np.array(wby, np.int64), MID_RANK_PARETO)
     if not found:
         return None
     steps = [tuple(row) for row in path.tolist()] if record else None

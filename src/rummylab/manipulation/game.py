@@ -31,15 +31,26 @@ depends on how the engine arranges a table.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
 from rummylab.cards import JOKER, Card, card_str, cards_str, check_deck_order, parse_cards
 from rummylab.errors import CardError, IllegalActionError, OptionError, UnknownActionError
-from rummylab.game import TERMINAL, Event, State, as_action, as_text, card_lists, shown, thawed
+from rummylab.game import (
+    TERMINAL,
+    Counts,
+    Event,
+    Figure,
+    Observation,
+    State,
+    as_action,
+    as_text,
+    card_lists,
+    shown,
+    thawed,
+)
 from rummylab.manipulation.solver import (
     Play,
     arrange_with,
@@ -92,14 +103,15 @@ MANIPULATION_OPTIONS: dict[str, Option] = {
 
 
 @dataclass(frozen=True)
-class ManipulationObservation:
-    """What one seat may know: its own hand and everything public."""
+class ManipulationObservation(Observation):
+    """What one seat may know: its own hand and everything public.
 
-    game: str
-    seat: int
+    In ``action_ids`` every meld is ``MELD_TEXT`` (-1), however it was
+    given (``meld best`` or its cards): its cards and the table it left are
+    in its text in ``actions``, always the explicit ``meld CARDS => TABLE``,
+    as records write it."""
+
     num_players: int
-    phase: str
-    to_act: int
     round: int
     hand: tuple[Card, ...]
     table: Table
@@ -109,19 +121,16 @@ class ManipulationObservation:
     can_meld: bool
     first_meld_from_hand_only: bool
     exhausted: bool
-    legal_actions: tuple[int, ...]
-    dealer: int
-    scores: tuple[int, ...]
     rounds_won: tuple[int, ...]
-    actions: tuple[tuple[int, str], ...]
-    last_result: Mapping[str, Any] | None
     decks: int
-    options: Mapping[str, OptionValue] = field(repr=False)
     # the card this seat drew last in its turn in progress (its own view only)
     drawn: Card | None = None
     # the turn in progress is the round's last: the meld-only turn of the seat
     # that drew the pile's last card (§4.10, D-23); public
     last_turn: bool = False
+
+    def cards_in_hand(self) -> list[Card]:
+        return sorted(self.hand)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -144,7 +153,24 @@ class ManipulationState(State):
     """A game of Manipulation for 2-5 players, rounds until someone reaches 150."""
 
     game_name: ClassVar[str] = "manipulation"
+    title: ClassVar[str] = "Manipulation"
     option_spec: ClassVar[Mapping[str, Option]] = MANIPULATION_OPTIONS
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 5
+    default_players: ClassVar[int] = 3
+    deal_word: ClassVar[str] = "round"
+    drawn_key: ClassVar[str] = "rounds_with_pile_exhausted"
+    figures: ClassVar[tuple[Figure, ...]] = (
+        Figure("mean_total", "total", "match"),
+        Figure("points_per_round", "points", "deal", short="pts/round"),
+        Figure("rounds_won", "hands_won"), Figure("knocks", "knocks"),
+        Figure("went_out", "went_out"),
+    )
+    deal_figure: ClassVar[str] = "points_per_round"
+    observation_type: ClassVar[type[Observation]] = ManipulationObservation
+    move_forms: ClassVar[tuple[str, ...]] = ("draw", "knock", "pass", "meld best", "meld CARDS",
+                                             "meld CARDS => TABLE")
+    analysis_inputs: ClassVar[frozenset[str]] = frozenset({"table", "hand", "decks"})
 
     def __init__(
         self,
@@ -163,7 +189,7 @@ class ManipulationState(State):
             raise OptionError(f"auto_pass must be True or False, not {shown(auto_pass)}")
         self._auto_pass = auto_pass
         self.num_players = int(self.options["players"])
-        self.num_decks = 1 if self.num_players == 2 else 2
+        self.num_decks = self.decks_for(self.num_players)
         self._decks = card_lists(decks, "decks")
         # dealt as given, not from the seed alone (records say so)
         self.decks_given = bool(decks) or first_dealer is not None
@@ -182,11 +208,74 @@ class ManipulationState(State):
         self._deal()
 
     @classmethod
-    def replay_setup(cls, events: Sequence[Event]) -> dict[str, Any]:
-        for e in events:
-            if e.get("type") == "deal":
-                return {"first_dealer": int(e["dealer"])}
-        return {}
+    def decks_for(cls, players: int) -> int:
+        return 1 if players == 2 else 2
+
+    @classmethod
+    def pack(cls, players: int) -> list[Card]:
+        """The decks and a joker for each (§4.1)."""
+        return [*super().pack(players), *[JOKER] * cls.decks_for(players)]
+
+    @classmethod
+    def count_event(cls, counts: Counts, event: Event, memo: dict[str, Any]) -> bool:
+        """A round's result: points and the round to its winners, a knock to
+        the knocker, going out to who went out; drawn when the pile ran out."""
+        if event["type"] != "result":
+            return False
+        for seat, pts in enumerate(event["points"]):
+            counts["points"][seat] += pts
+        for w in event["winners"]:
+            counts["hands_won"][w] += 1
+        if event["knocker"] is not None:
+            counts["knocks"][event["knocker"]] += 1
+        if event["went_out"] is not None:
+            counts["went_out"][event["went_out"]] += 1
+        return bool(event["ended"] == "exhausted")
+
+    @classmethod
+    def move_limit(cls, players: int) -> int:
+        # it ends by itself: a turn draws at least one card and has at most
+        # three decisions; then one meld-only turn (two decisions) each
+        pile = len(cls.pack(players)) - 10 * players
+        return 3 * pile + 2 * players + 3
+
+    @classmethod
+    def utility_bound(cls, options: Mapping[str, OptionValue], players: int,
+                      deals: int) -> tuple[float, float]:
+        per = sum(min(c % 13 + 1, 10) if c < 52 else 25 for c in cls.pack(players))
+        per += int(options["undercut_bonus"]) + int(options["out_bonus"])
+        return (-float(per * deals), float(per * deals))
+
+    @classmethod
+    def shown_cards(cls, text: str) -> list[Card]:
+        if not text.startswith("meld "):
+            return []
+        return parse_cards(text[5:].split("=>")[0], jokers=True)
+
+    def dealt_to(self) -> list[int]:
+        # §4.3: ten each from the dealer's left; then the first turn's draw
+        n, first = self.num_players, (self.dealer + 1) % self.num_players
+        return [(self.dealer + 1 + i) % n for i in range(10 * n)] + [first]
+
+    def deal_line(self) -> str:
+        return f" | round {self.round}"
+
+    def text_lines(self, seat: int | None = None) -> list[str]:
+        return [*super().text_lines(seat), f"table: {table_str(self._table) or '(empty)'}"]
+
+    @classmethod
+    def analyze(cls, cards: str, **given: Any) -> dict[str, Any]:
+        from rummylab.errors import OptionError
+        from rummylab.manipulation.analysis import analyze_manipulation
+
+        hand, table, decks = given.get("hand"), given.get("table"), given.get("decks")
+        if hand is not None and cards:
+            raise OptionError("give the manipulation hand once: with --hand or as cards, "
+                              "not both")
+        if hand is None and not cards:
+            raise OptionError('manipulation needs --hand "CARDS" (and --table "MELD | MELD")')
+        return analyze_manipulation(table or "", hand if hand is not None else cards,
+                                    2 if decks is None else decks)
 
     @classmethod
     def record_version_setup(cls, version: int) -> dict[str, Any]:
@@ -214,6 +303,7 @@ class ManipulationState(State):
         self._table: Table = ()
         self._melded_round = [False] * n
         self._round_actions: list[tuple[int, str]] = []
+        self._round_action_ids: list[int] = []
         self._exhausted = False
         self._final_queue: list[int] = []
         self._knocker: int | None = None
@@ -373,7 +463,7 @@ class ManipulationState(State):
             assert play is not None
             self._do_meld(seat, list(play.play), play.table)
             return
-        self._log(seat, _NAMES[action])
+        self._log(seat, _NAMES[action], action)
         if action == DRAW:
             self._draw()
             self._settle_forced()
@@ -424,7 +514,9 @@ class ManipulationState(State):
         self._do_meld(seat, cards, new)
 
     def _do_meld(self, seat: int, cards: list[Card], table: Table) -> None:
-        self._log(seat, f"meld {cards_str(sorted(cards))} => {table_str(table)}")
+        # logged as its cards and table, with no id: a replay never depends on
+        # how the engine would arrange the table
+        self._log(seat, f"meld {cards_str(sorted(cards))} => {table_str(table)}", MELD_TEXT)
         hand = self._hands[seat]
         for c in cards:
             hand.remove(c)
@@ -437,9 +529,10 @@ class ManipulationState(State):
         self._phase = AFTER_MELD
         self._settle_forced()
 
-    def _log(self, seat: int, text: str) -> None:
+    def _log(self, seat: int, text: str, action: int) -> None:
         self.events.append({"type": "action", "seat": seat, "action": text})
         self._round_actions.append((seat, text))
+        self._round_action_ids.append(action)
 
     # -- scoring (§4.9, D-19, D-20) ------------------------------------------
     def _end_round(self, ended: str) -> None:
@@ -511,6 +604,7 @@ class ManipulationState(State):
             legal_actions=tuple(self.legal_actions()) if acting else (),
             dealer=self.dealer, scores=tuple(self._scores), rounds_won=tuple(self._won),
             actions=tuple([(s, t) for s, t in self._round_actions]),
+            action_ids=tuple(self._round_action_ids),
             last_result=self._result_view(self._results),
             decks=self.num_decks, options=MappingProxyType(dict(self.options)),
             drawn=self._drawn if acting else None,
@@ -523,14 +617,18 @@ class ManipulationState(State):
 
     @property
     def round_results(self) -> list[Event]:
-        """Every result so far (copies: changing them changes nothing here)."""
-        return [copy.deepcopy(r) for r in self._results]
+        """Every round's result so far: :attr:`results` by Manipulation's word."""
+        return self.results
 
     @property
     def phase(self) -> str:
         return self._phase
 
     def hand_of(self, seat: int) -> list[Card]:
+        """A seat's cards, sorted (full information)."""
+        return list(self._hands[seat])
+
+    def cards_in_hand(self, seat: int) -> list[Card]:
         return list(self._hands[seat])
 
     @property
@@ -552,6 +650,7 @@ class ManipulationState(State):
         new._pile = self._pile[:]
         new._melded_round = self._melded_round[:]
         new._round_actions = self._round_actions[:]
+        new._round_action_ids = self._round_action_ids[:]
         new._final_queue = self._final_queue[:]
         new.events = []
         return new

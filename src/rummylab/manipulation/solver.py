@@ -60,13 +60,20 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations
 from operator import itemgetter
 from types import ModuleType
 from typing import Literal
 
 from rummylab.cards import CARD_POINTS, JOKER, Card, card_str
 from rummylab.errors import CardError
+from rummylab.manipulation.sweep_tables import (
+    GROUP_OK,
+    MID_RANK_PARETO,
+    SIG_INDEX,
+    SIGMAS,
+    pareto_info,
+)
 from rummylab.manipulation.table import (
     Meld,
     Table,
@@ -87,9 +94,6 @@ _CARD_WEIGHT = 4096  # value = cards * 4096 + points (objective "cards")
 _ACE, _KING, _QUEEN = 0, 12, 11
 _HIGH = 13  # the position of a high ace
 _NO_CAP = 1 << 30
-# a sweep drops dominated states after each rank, and after a suit once it
-# holds more than this many (the kernel does the same: the same plays)
-_MID_RANK_PARETO = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,30 +113,6 @@ class Play:
 
 
 # --- per-suit transitions ----------------------------------------------------------
-
-# the open sequences of one suit: sorted lengths, 3 meaning "3 or more"
-_SIGMAS: dict[int, list[tuple[int, ...]]] = {
-    d: [s for n in range(d + 1) for s in combinations_with_replacement((1, 2, 3), n)]
-    for d in (1, 2)
-}
-_SIG_INDEX = {d: {s: i for i, s in enumerate(sigs)} for d, sigs in _SIGMAS.items()}
-
-# group digits: 5 * cards in groups so far + number of suits giving two
-_GROUP_OK = [False] * 45
-for _g in range(9):
-    for _twos in range(5):
-        _GROUP_OK[_g * 5 + _twos] = _g == 0 or (_g in (3, 4) and not _twos) or _g >= 6
-
-
-
-def _dominates(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
-    """Open sequences ``a`` can do whatever ``b`` can: each of ``b``'s
-    matched to one of ``a``'s at least as long, ``a``'s others complete (3+,
-    free to end). Longest first is the best matching."""
-    a2, b2 = sorted(a, reverse=True), sorted(b, reverse=True)
-    return (len(a2) >= len(b2) and all(x >= y for x, y in zip(a2, b2, strict=False))
-            and all(x == 3 for x in a2[len(b2):]))
-
 
 # (sig after, cards to groups, valued copies, jokers, optional copies, detail)
 _Option = tuple[int, int, int, int, int, int]
@@ -156,8 +136,8 @@ def _suit_options(
     ``detail`` encodes which sequences were extended (bit mask) and how many
     started, for the rebuild.
     """
-    lens = _SIGMAS[decks][sig]
-    index = _SIG_INDEX[decks]
+    lens = SIGMAS[decks][sig]
+    index = SIG_INDEX[decks]
     best: dict[tuple[int, int, int], _Option] = {}
     for kopt in range(opt + 1):
         for kw in range(wmin, wmax + 1):
@@ -355,7 +335,7 @@ def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | N
             return None
         value, end_key, was_capped, steps = got
         return _Result(value, end_key, None, was_capped, steps)
-    nsig = len(_SIGMAS[decks])
+    nsig = len(SIGMAS[decks])
     wb = spec.jokers + 1
     gm = wb
     tm = 45 * wb  # tag digits
@@ -364,10 +344,10 @@ def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | N
     parents: list[dict[int, int]] | None = [] if record else None
     capped = False
     wtot = spec.jokers
-    info = _pareto_info(decks)
+    info = pareto_info(decks)
     ntags = len(spec.tagged())
     ace_unit = spec.unit[_ACE]
-    closable = [all(x == 3 for x in sig) for sig in _SIGMAS[decks]]
+    closable = [all(x == 3 for x in sig) for sig in SIGMAS[decks]]
     jv = spec.joker_value
     forced = spec.forced
     for p in range(14):
@@ -398,7 +378,7 @@ def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | N
                     if last:
                         grp = nk // gm % 45
                         if grp:
-                            if not _GROUP_OK[grp]:
+                            if not GROUP_OK[grp]:
                                 continue
                             nk -= grp * gm
                     old = new.get(nk)
@@ -446,7 +426,7 @@ def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | N
                     if last:
                         grp = nk // gm % 45
                         if grp:
-                            if not _GROUP_OK[grp]:
+                            if not GROUP_OK[grp]:
                                 continue
                             nk -= grp * gm
                     nv = v + gain
@@ -456,7 +436,7 @@ def _sweep(spec: _Spec, bound: int, record: bool, state_cap: int) -> _Result | N
                         if record:
                             par[nk] = key * 1024 + oi
             # dominance pays at the end of a rank; mid-rank once states pile up
-            if len(new) > (2 if last else _MID_RANK_PARETO):
+            if len(new) > (2 if last else MID_RANK_PARETO):
                 new = _pareto(new, sm, wb, forced, info, ntags, ace_unit)
             if len(new) > state_cap:
                 capped = True
@@ -485,7 +465,7 @@ def _pareto(states: dict[int, int], sm: int, wb: int, forced: int,
             ) -> dict[int, int]:
     """Keep the states no other state dominates: same group digits, in
     every suit open sequences that can do at least as much
-    (``_dominates``), no more jokers used unless all the forced ones are
+    (``dominates``), no more jokers used unless all the forced ones are
     down (the rest are optional), and a value at least as high, by enough to
     make up for the tag digits (below). Whatever a dropped state could still
     do, its dominator can too, for as much (so this is exact), and the
@@ -541,24 +521,6 @@ def _pareto(states: dict[int, int], sm: int, wb: int, forced: int,
 
 
 @cache
-def _pareto_info(decks: int) -> list[tuple[int, int, int]]:
-    """Per four-suit sig code: (own bits, dominator bits, strength), 10 bits a suit."""
-    sigs = _SIGMAS[decks]
-    n = len(sigs)
-    by = [sum(1 << a for a in range(n) if _dominates(sigs[a], sigs[b])) for b in range(n)]
-    strength = [sum(1 for b in range(n) if _dominates(sigs[a], sigs[b])) for a in range(n)]
-    out = []
-    for code in range(n**4):
-        d = [code // n**t % n for t in range(4)]
-        out.append((
-            sum(1 << (d[t] + 10 * t) for t in range(4)),
-            sum(by[d[t]] << (10 * t) for t in range(4)),
-            sum(strength[d[t]] for t in range(4)),
-        ))
-    return out
-
-
-@cache
 def _joker_dominators(wb: int, forced: int) -> list[int]:
     """Per jokers used: the bits (from bit 40) of the counts that dominate
     it: itself, and fewer once the forced jokers are down (the rest are
@@ -577,7 +539,7 @@ def _path_steps(spec: _Spec, res: _Result) -> list[tuple[int, int, int]]:
         return res.steps
     assert res.parents is not None
     decks = spec.decks
-    nsig = len(_SIGMAS[decks])
+    nsig = len(SIGMAS[decks])
     wb = spec.jokers + 1
     tm = 45 * wb
     sm = tm * 9 ** len(spec.tagged())

@@ -29,6 +29,7 @@ from pettingzoo.utils import wrappers  # type: ignore[import-not-found, import-u
 from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 from rummylab.errors import IllegalActionError
+from rummylab.registry import DEFAULT_GAME
 from rummylab.rl.common import EnvConfig, Match, action_id, render_text
 from rummylab.rl.encoders import make_encoder
 
@@ -63,7 +64,7 @@ class RummyAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
 
     def __init__(
         self,
-        game: str = "gin",
+        game: str = DEFAULT_GAME,
         players: int | None = None,
         reward: str = "match",
         max_steps: int | None = None,
@@ -205,7 +206,7 @@ class RummyAECEnv(AECEnv):  # type: ignore[misc, unused-ignore]
         pass
 
 
-def raw_env(game: str = "gin", **kwargs: Any) -> RummyAECEnv:
+def raw_env(game: str = DEFAULT_GAME, **kwargs: Any) -> RummyAECEnv:
     """The environment without PettingZoo's order-enforcing wrapper."""
     return RummyAECEnv(game, **kwargs)
 
@@ -232,7 +233,7 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc, unus
             env.step(action)
 
 
-def aec_env(game: str = "gin", *, wrap: bool = True, **kwargs: Any) -> Any:
+def aec_env(game: str = DEFAULT_GAME, *, wrap: bool = True, **kwargs: Any) -> Any:
     """A PettingZoo AEC environment for ``game`` (``gin``, ``gin3``,
     ``three_thirteen``, ``manipulation``), by default inside an
     order-enforcing wrapper like PettingZoo's own environments

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rummylab.cards import cards_str, mask_str, multi_str
 from rummylab.errors import IllegalActionError, OptionError
 from rummylab.game import State, whole_number
 from rummylab.match import apply_move
@@ -146,7 +145,6 @@ def action_id(action: Any) -> int:
 def render_text(state: State, seat: int | None = None) -> str:
     """A plain-text view: ``seat``'s own view, or the referee's (every hand)
     when ``seat`` is None."""
-    s: Any = state
     lines = [f"{state.game_name}  {state!r}"]
     cur = state.current_player()
     if cur >= 0:
@@ -154,25 +152,5 @@ def render_text(state: State, seat: int | None = None) -> str:
         lines.append(f"to act: seat {cur}  legal: {legal}")
     if state.is_terminal():
         lines.append(f"returns: {state.returns()}")
-    seats = range(state.num_players) if seat is None else [seat]
-    name = state.game_name
-    for p in seats:
-        if name in ("gin", "gin3"):
-            if seat is None:
-                lines.append(f"seat {p} ({s.role_of(p)}): {mask_str(s.hand_of(p))}")
-            else:
-                obs = s.observation(p)
-                lines.append(f"seat {p} ({obs.role}) sees: {mask_str(obs.hand)}")
-        elif name == "three-thirteen":
-            hand = s.hand_of(p) if seat is None else s.observation(p).hand
-            lines.append(f"seat {p}: {multi_str(hand)}")
-        else:
-            hand = s.hand_of(p) if seat is None else list(s.observation(p).hand)
-            lines.append(f"seat {p}: {cards_str(sorted(hand))}")
-    if name in ("gin", "gin3", "three-thirteen") and not state.is_terminal():
-        lines.append(f"discard pile: {cards_str(s.discard_pile)}  (top last)")
-    if name == "manipulation":
-        from rummylab.manipulation.table import table_str
-
-        lines.append(f"table: {table_str(s.table) or '(empty)'}")
+    lines += state.text_lines(seat)  # the hands and the table, as the game writes them
     return "\n".join(lines) + "\n"

@@ -18,11 +18,13 @@ from typing import Any
 
 import numpy as np  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
-from rummylab.gin.game import GinObservation
+from rummylab.errors import OptionError
+from rummylab.game import Observation
+from rummylab.gin.game import GinObservation, GinState
 from rummylab.gin.game import parse_action as gin_parse
-from rummylab.manipulation.game import ManipulationObservation
+from rummylab.manipulation.game import ManipulationObservation, ManipulationState
 from rummylab.rl.specs import spec_of
-from rummylab.three_thirteen.game import ThirteenObservation
+from rummylab.three_thirteen.game import ThirteenObservation, ThirteenState
 from rummylab.three_thirteen.game import parse_action as thirteen_parse
 
 F32 = np.float32
@@ -127,7 +129,7 @@ class GinEncoder(Encoder):
     (who sees the captain's cards, §2.2); "opponent" is the hand seat's.
     """
 
-    game = "gin"
+    game = GinState.game_name
 
     def _layout(self) -> list[tuple[str, int]]:
         n = self.n
@@ -229,7 +231,7 @@ class ThirteenEncoder(Encoder):
     or 1 with two decks and 0 or 1 with one.
     """
 
-    game = "three_thirteen"
+    game = ThirteenState.game_name
 
     def _layout(self) -> list[tuple[str, int]]:
         n = self.n
@@ -322,7 +324,7 @@ class ManipulationEncoder(Encoder):
     """Manipulation, 2-5 players (one deck and a joker for two, two decks
     and two jokers otherwise). Card index 52 is the joker."""
 
-    game = "manipulation"
+    game = ManipulationState.game_name
 
     def _layout(self) -> list[tuple[str, int]]:
         n = self.n
@@ -383,11 +385,11 @@ class ManipulationEncoder(Encoder):
         return o
 
 
-ENCODERS: dict[str, type[Encoder]] = {
-    "gin": GinEncoder,
-    "gin3": GinEncoder,
-    "three_thirteen": ThirteenEncoder,
-    "manipulation": ManipulationEncoder,
+#: the encoder of each game's observation type (three-player Gin's is Gin's)
+ENCODERS: dict[type[Observation], type[Encoder]] = {
+    GinObservation: GinEncoder,
+    ThirteenObservation: ThirteenEncoder,
+    ManipulationObservation: ManipulationEncoder,
 }
 
 
@@ -400,5 +402,8 @@ def make_encoder(game: str, num_players: int, options: Mapping[str, Any] | None 
     ('hand', 0, 52)
     """
     spec = spec_of(game)
+    encoder = ENCODERS.get(spec.cls.observation_type)
+    if encoder is None:
+        raise OptionError(f"{spec.name} has no observation encoder")
     probe = spec.new_state(spec.check_players(num_players), options, seed=0)
-    return ENCODERS[spec.name](probe.num_players, dict(probe.options))
+    return encoder(probe.num_players, dict(probe.options))

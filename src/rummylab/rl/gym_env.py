@@ -26,9 +26,11 @@ from gymnasium import spaces  # type: ignore[import-not-found, import-untyped, u
 
 from rummylab.bots import make_bot
 from rummylab.errors import IllegalActionError, OptionError
+from rummylab.registry import DEFAULT_GAME
 from rummylab.rl.aec import observation_space
 from rummylab.rl.common import EnvConfig, Match, action_id, render_text, steps_limit
 from rummylab.rl.encoders import make_encoder
+from rummylab.rl.specs import SPECS
 
 
 class RummyGymEnv(gym.Env):  # type: ignore[misc, unused-ignore]
@@ -61,7 +63,7 @@ class RummyGymEnv(gym.Env):  # type: ignore[misc, unused-ignore]
 
     def __init__(
         self,
-        game: str = "gin",
+        game: str = DEFAULT_GAME,
         players: int | None = None,
         seat: int | str = 0,
         opponent: str | Sequence[str] = "simple",
@@ -207,17 +209,13 @@ class RummyGymEnv(gym.Env):  # type: ignore[misc, unused-ignore]
         pass
 
 
-def gym_env(game: str = "gin", **kwargs: Any) -> RummyGymEnv:
+def gym_env(game: str = DEFAULT_GAME, **kwargs: Any) -> RummyGymEnv:
     """A Gymnasium environment for ``game`` (see :class:`RummyGymEnv`)."""
     return RummyGymEnv(game, **kwargs)
 
 
-GYM_IDS = {
-    "gin": "rummylab/Gin-v0",
-    "gin3": "rummylab/Gin3-v0",
-    "three_thirteen": "rummylab/ThreeThirteen-v0",
-    "manipulation": "rummylab/Manipulation-v0",
-}
+#: Gymnasium ids by adapter name (``rummylab/Gin-v0``, ``rummylab/ThreeThirteen-v0``, ...)
+GYM_IDS = {name: f"rummylab/{spec.title}-v0" for name, spec in SPECS.items()}
 
 
 def register_gym_envs() -> None:

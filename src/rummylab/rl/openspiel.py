@@ -50,30 +50,14 @@ from typing import Any
 import numpy as np  # type: ignore[import-not-found, import-untyped, unused-ignore]
 import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
-from rummylab.cards import (
-    JOKER,
-    card_str,
-    cards_of,
-    cards_str,
-    multi_cards,
-    multi_str,
-    parse_cards,
-)
+from rummylab.cards import card_str, cards_str, parse_cards
 from rummylab.errors import IllegalActionError, RummyError
 from rummylab.game import State
-from rummylab.manipulation.table import table_str
+from rummylab.registry import DEFAULT_GAME
 from rummylab.rl.encoders import Encoder, make_encoder
-from rummylab.rl.specs import SPIEL_NAMES, GameSpec, spec_of, zero_sum
+from rummylab.rl.specs import SPECS, SPIEL_NAMES, GameSpec, spec_of, zero_sum
 
 SHORT_NAMES = SPIEL_NAMES
-_LONG_NAMES = {
-    "gin": "Python rummylab Gin Rummy",
-    "gin3": "Python rummylab three-player Gin",
-    "three_thirteen": "Python rummylab Three Thirteen",
-    "manipulation": "Python rummylab Manipulation",
-}
-# three-player Gin: chance outcome -> (box, captain, sitter)
-_ROLES = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 
@@ -85,14 +69,6 @@ class ResampleError(RummyError):
 # tries before giving up (a world seldom needs more than one since every Manipulation
 # turn ends with its own pass; before, forced passes that differ between worlds did)
 RESAMPLE_TRIES = 400
-
-
-def _pack(spec: GameSpec, n: int) -> list[int]:
-    d = spec.decks(n)
-    cards = [c for _ in range(d) for c in range(52)]
-    if spec.name == "manipulation":
-        cards += [JOKER] * d
-    return cards
 
 
 def _card_text(card: int) -> str:
@@ -108,23 +84,25 @@ class _Config:
     def __init__(self, spec: GameSpec, params: dict[str, Any]) -> None:
         self.spec = spec
         self.n = spec.check_players(params.get("players"))
-        per = "hands" if spec.name in ("gin", "gin3") else "rounds"
+        cls = self.game = spec.cls
+        per = _per(spec)
         self.per = per
         self.hands = int(params.get(per, 1))
         if self.hands < 1:
             raise ValueError(f"{per} must be at least 1")
-        if spec.name == "three_thirteen" and self.hands > 11:
-            raise ValueError("Three Thirteen has 11 rounds")
+        if cls.max_deals is not None and self.hands > cls.max_deals:
+            raise ValueError(f"{cls.title} has {cls.max_deals} {per}")
         engine_opts = {k: v for k, v in params.items()
                        if k in spec.cls.option_spec and k != "players"}
         self.options = spec.engine_options(self.n, engine_opts)
         self.probe = spec.new_state(self.n, self.options, seed=0)  # for action texts
         self.resolved: dict[str, Any] = dict(self.probe.options)
-        self.pack = _pack(spec, self.n)
+        self.pack = cls.pack(self.n)
         self.num_actions = spec.num_actions
-        self.setup_outcomes = 6 if spec.name == "gin3" else self.n
-        self.max_chance_outcomes = max(self.setup_outcomes, 53 if spec.name == "manipulation"
-                                       else 52)
+        # the first chance node: who deals first (three-player Gin: the roles)
+        self.setups = cls.starts(self.n)
+        self.setup_outcomes = len(self.setups)
+        self.max_chance_outcomes = max(self.setup_outcomes, len(set(self.pack)))
         mm = int(params.get("max_moves", -1))
         if mm < 1 and mm != -1:
             raise ValueError(f"max_moves must be at least 1 (-1: the default), not {mm}")
@@ -132,37 +110,17 @@ class _Config:
         self.encoder = make_encoder(spec.name, self.n, self.resolved)
 
     def _default_moves(self) -> int:
-        name, h, n = self.spec.name, self.hands, self.n
-        if name in ("gin", "gin3"):
-            return 300 * h
-        if name == "three_thirteen":
-            return 400 * h
-        # Manipulation ends by itself: a turn draws at least one card and has at
-        # most three decisions; then one meld-only turn (two decisions) each
-        pile = len(self.pack) - 10 * n
-        return h * (3 * pile + 2 * n + 3)
+        return self.hands * self.game.move_limit(self.n)
 
     def utility_bound(self) -> tuple[float, float]:
         """Least and greatest utility of a seat over the whole game."""
-        name, h, n, o = self.spec.name, self.hands, self.n, self.resolved
-        if name in ("gin", "gin3"):
-            bonus = max(int(o["gin_bonus"]), int(o["big_gin_bonus"]) if o["big_gin"] else 0,
-                        int(o["undercut_bonus"]) + 10)
-            per = (bonus + 100) * (2 if o["oklahoma"] else 1)  # 10 cards at most 10 each
-            top = float(per * h)
-            return (-top / (n - 1), top)
-        if name == "three_thirteen":
-            top = float(sum(10 * (r + 2) for r in range(1, h + 1)))
-            return (-top, top)
-        per = sum(min(c % 13 + 1, 10) if c < 52 else 25 for c in self.pack)
-        per += int(o["undercut_bonus"]) + int(o["out_bonus"])
-        return (-float(per * h), float(per * h))
+        return self.game.utility_bound(self.resolved, self.n, self.hands)
 
     def max_chance_nodes(self) -> int:
         # the setup, one deck per hand, and reshuffles: every reshuffled card
         # is drawn before the next reshuffle, so they are fewer than the moves
         # plus one pack
-        extra = self.max_moves + len(self.pack) if self.spec.name == "three_thirteen" else 0
+        extra = self.max_moves + len(self.pack) if self.game.reshuffles_stock else 0
         return 1 + self.hands * len(self.pack) + extra
 
 
@@ -171,14 +129,14 @@ def _game_type(spec: GameSpec) -> Any:
     params: dict[str, Any] = {}
     if spec.players_option:
         params["players"] = spec.default_players
-    params["hands" if spec.name in ("gin", "gin3") else "rounds"] = 1
+    params[_per(spec)] = 1
     params["max_moves"] = -1
     for name, opt in cls.option_spec.items():
         if name != "players":
             params[name] = opt.default
     return pyspiel.GameType(
         short_name=SHORT_NAMES[spec.name],
-        long_name=_LONG_NAMES[spec.name],
+        long_name=f"Python rummylab {cls.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -194,10 +152,15 @@ def _game_type(spec: GameSpec) -> Any:
     )
 
 
+def _per(spec: GameSpec) -> str:
+    """The parameter that counts the game's deals: ``hands`` or ``rounds``."""
+    return f"{spec.cls.deal_word}s"
+
+
 class RummySpielGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
     """An OpenSpiel game over a rummylab engine (subclassed per game)."""
 
-    GAME = "gin"
+    GAME = DEFAULT_GAME
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         spec = spec_of(self.GAME)
@@ -333,17 +296,11 @@ class _Core:
     # -- building and replaying -------------------------------------------------
     def new_engine(self) -> State:
         cfg = self.config
-        spec = cfg.spec
         assert self.setup is not None
-        kw: dict[str, Any] = {"decks": self.decks}
-        if spec.name == "gin3":
-            box, captain, sitter = _ROLES[self.setup]
-            kw["cut"] = [{box: 12, captain: 11, sitter: 10}]  # Kc, Qc, Jc
-        else:
-            kw["first_dealer"] = self.setup
-        if spec.name == "three_thirteen":
+        kw: dict[str, Any] = {"decks": self.decks, **cfg.setups[self.setup][1]}
+        if cfg.game.reshuffles_stock:
             kw["reshuffles"] = self.reshuffles
-        return spec.new_state(cfg.n, cfg.options, 0, **kw)
+        return cfg.spec.new_state(cfg.n, cfg.options, 0, **kw)
 
     def rebuild(self) -> None:
         """Build the engine from the chance outcomes and replay every move."""
@@ -366,29 +323,29 @@ class _Core:
     def play(self, action: int) -> None:
         """Apply one player move; may leave a chance sequence pending.
 
-        A Manipulation ``meld best`` already recorded (a replay) is played as
-        the explicit meld it was, whatever the engine would find now."""
-        st: Any = self.engine
+        A move whose text is not its id's own (a Manipulation ``meld best``,
+        written as the explicit meld) already recorded (a replay) is played
+        as the text it was, whatever the engine would find now."""
+        st = self.engine
+        assert st is not None
         cfg = self.config
-        name = cfg.spec.name
+        game = cfg.game
         seat = st.current_player()
         i = len(self.moves)
-        replay_meld = self.melds.get(i) if name == "manipulation" and action == 3 else None
+        replay_text = self.melds.get(i)
         top = -1
-        before: list[int] = []
-        pile = 0
-        if name != "manipulation":
-            if action == 1:  # take discard (gin and Three Thirteen)
-                top = st.discard_pile[-1]
-        else:
-            before = [len(st.hand_of(s)) for s in range(cfg.n)]
-            pile = len(st.pile)
-        if replay_meld is not None:
-            best = st.best() if 3 in st.legal_actions() else None
-            if best is None or (f"{cards_str(sorted(best.play))} => {table_str(best.table)}"
-                                != replay_meld):
-                self.relaxed = True  # this hand would have melded otherwise
-            st.meld(replay_meld)
+        if game.takes_discard(action):
+            top = st.discard_pile[-1]  # type: ignore[attr-defined]
+        before = [len(st.cards_in_hand(s)) for s in range(cfg.n)]
+        if replay_text is not None:
+            # this hand would have played otherwise: a relaxed world
+            if action not in st.legal_actions():
+                self.relaxed = True
+            else:
+                probe = st.clone()
+                probe.apply_action(action)
+                self.relaxed |= probe.take_events()[0]["action"] != replay_text
+            st.apply(replay_text)
         else:
             st.apply_action(action)
         self.moves.append(action)
@@ -398,43 +355,30 @@ class _Core:
         assert hand is not None
         draws: list[tuple[int, int]] = []
         text = ""
-        melded: list[int] = []
         for e in events:
             if e["type"] == "action":
                 text = e["action"]
                 break
-        if name == "manipulation" and text.startswith("meld "):
-            self.melds[i] = text[5:]
-            melded = parse_cards(text[5:].split("=>")[0], jokers=True)
+        if text != st.action_to_string(action):
+            self.melds[i] = text  # replayed as written
+        shown = game.shown_cards(text)
         ended = any(e["type"] == "result" for e in events)
-        # where the cards went: draws, takes, cards shown
+        # where the cards went: the hands grew by the cards drawn from the
+        # stock (the mover's, then any drawn for the next turn), by the card
+        # taken from the pile, and shrank by the cards shown
         if not ended:
-            if name != "manipulation":
-                if action == 0:
-                    draws.append((seat, self._draw(seat, i)))
-            else:
-                grown = [len(st.hand_of(s)) - before[s] for s in range(cfg.n)]
-                grown[seat] += len(melded)
-                order = [seat] + [s for s in range(cfg.n) if s != seat]
-                for s in order:
-                    for _ in range(max(grown[s], 0)):
-                        draws.append((s, self._draw(s, i)))
-                assert len(draws) == pile - len(st.pile)
+            grown = [len(st.cards_in_hand(s)) - before[s] for s in range(cfg.n)]
+            grown[seat] += len(shown) - (top >= 0)
+            order = [seat] + [s for s in range(cfg.n) if s != seat]
+            for s in order:
+                for _ in range(max(grown[s], 0)):
+                    draws.append((s, self._draw(s, i)))
         taken, hand.taken = hand.taken, -1
         if top >= 0:
             hand.takes[seat][top] += 1
             hand.taken = top
-        shown: list[int] = []
-        if name in ("gin", "gin3"):
-            if 3 <= action < 107:
-                shown = [(action - 3) % 52]
-        elif name == "three_thirteen":
-            if action >= 2:
-                shown = [(action - 2) % 52]
-                if action >= 54:
-                    hand.went_out = seat
-        else:
-            shown = melded
+        if game.lays_hand_down(action):
+            hand.went_out = seat
         for c in shown:
             if (c == taken and not cfg.resolved.get("allow_discard_of_taken_card", True)
                     and hand.takes[seat][c] < 2):
@@ -445,9 +389,9 @@ class _Core:
             else:
                 hand.reveals.append((i, seat, c))
         line = f"{seat}:{text}"
-        if name == "three_thirteen" and action >= 54:
+        if game.lays_hand_down(action):
             # §3.5: the hand is laid face up, for every seat to see
-            line += f" laid {multi_str(st.observation(seat).laid_down)}"
+            line += f" laid {cards_str(st.cards_in_hand(seat))}"
         if draws:
             for p, view in enumerate(self.views):
                 mine = "".join(f" +{card_str(c)}" for s, c in draws if s == view)
@@ -515,28 +459,16 @@ class _Core:
 
     def _new_hand(self, start: int) -> None:
         st: Any = self.engine
-        cfg = self.config
-        n, name = cfg.n, cfg.spec.name
+        n = self.config.n
         hand = _Hand(start, self.deals - 1, self.resh_seen)
         hand.takes = [Counter() for _ in range(n)]
-        if name in ("gin", "gin3"):
-            nd, dl = st.non_dealer, st.dealer
-            for i in range(20):
-                hand.owner[(0, i)] = (nd if i % 2 == 0 else dl, -1)
-            hand.public.add((0, 20))
-            hand.pointer = 21
-        elif name == "three_thirteen":
-            size = st.round + 2
-            for i in range(size * n):
-                hand.owner[(0, i)] = ((st.dealer + 1 + i) % n, -1)
-            hand.public.add((0, size * n))
-            hand.pointer = size * n + 1
-        else:
-            for i in range(10 * n):
-                hand.owner[(0, i)] = ((st.dealer + 1 + i) % n, -1)
-            first = (st.dealer + 1) % n
-            hand.owner[(0, 10 * n)] = (first, -1)  # the first turn's draw
-            hand.pointer = 10 * n + 1
+        dealt = st.dealt_to()
+        for i, seat in enumerate(dealt):
+            if seat < 0:
+                hand.public.add((0, i))  # dealt face up
+            else:
+                hand.owner[(0, i)] = (seat, -1)
+        hand.pointer = len(dealt)
         self.hand = hand
         views, heads = [], []
         for p in range(n):
@@ -544,8 +476,7 @@ class _Core:
             view = getattr(obs, "hand_seat", p)
             views.append(view)
             heads.append(f"deal {self.deals}: dealer {st.dealer} seat {p} "
-                         f"sees {view}: {_hand_text(obs.hand, name)}"
-                         + _public_deal_text(st, obs, name))
+                         f"sees {view}: {cards_str(obs.cards_in_hand())}" + st.deal_line())
         hand.views = views
         self.views = views
         for p in range(n):
@@ -641,24 +572,6 @@ class _Core:
         return new_segs
 
 
-def _hand_text(hand: Any, name: str) -> str:
-    if name in ("gin", "gin3"):
-        return cards_str(cards_of(hand))
-    if name == "three_thirteen":
-        return cards_str(multi_cards(hand))
-    return cards_str(sorted(hand))
-
-
-def _public_deal_text(st: Any, obs: Any, name: str) -> str:
-    if name == "gin3":
-        roles = " ".join(f"{st.role_of(s)}={s}" for s in range(3))
-        return f" | {roles} | up {card_str(obs.discard_pile[-1])}"
-    if name in ("gin", "three_thirteen"):
-        extra = f" | round {st.round}" if name == "three_thirteen" else ""
-        return f"{extra} | up {card_str(obs.discard_pile[-1])}"
-    return f" | round {st.round}"
-
-
 # -- the state -------------------------------------------------------------------
 
 
@@ -699,10 +612,7 @@ class RummySpielState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         if player == _CHANCE or player < 0:
             core = self._core
             if core.pending == "setup":
-                if core.config.spec.name == "gin3":
-                    box, captain, sitter = _ROLES[action]
-                    return f"roles box={box} captain={captain} sitter={sitter}"
-                return f"dealer {action}"
+                return core.config.setups[action][0]
             return f"card {_card_text(action)}"
         return self._core.config.probe.action_to_string(action)
 
@@ -739,8 +649,7 @@ class RummySpielState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         want = core.info_string(player)
         history = list(self.history())
         # a hand laid face up is public
-        pinned: set[int] = ({core.hand.went_out} if core.hand.went_out is not None
-                            and core.config.spec.name == "three_thirteen" else set())
+        pinned: set[int] = {core.hand.went_out} if core.hand.went_out is not None else set()
         for attempt in range(RESAMPLE_TRIES):
             segs = core.propose(player, rng, pinned)
             new = None if segs is None else self._replay(history, segs)
@@ -824,28 +733,17 @@ class _Observer:
 # -- registration -----------------------------------------------------------------
 
 
-class GinSpielGame(RummySpielGame):
-    GAME = "gin"
+def _spiel_class(name: str) -> type[RummySpielGame]:
+    """The OpenSpiel game class of one game (``GinSpielGame``, ...), named
+    in this module so that it pickles."""
+    cls_name = f"{SPECS[name].title}SpielGame"
+    cls = type(cls_name, (RummySpielGame,), {"GAME": name, "__module__": __name__,
+                                             "__qualname__": cls_name})
+    globals()[cls_name] = cls
+    return cls
 
 
-class Gin3SpielGame(RummySpielGame):
-    GAME = "gin3"
-
-
-class ThirteenSpielGame(RummySpielGame):
-    GAME = "three_thirteen"
-
-
-class ManipulationSpielGame(RummySpielGame):
-    GAME = "manipulation"
-
-
-_CLASSES: dict[str, type[RummySpielGame]] = {
-    "gin": GinSpielGame,
-    "gin3": Gin3SpielGame,
-    "three_thirteen": ThirteenSpielGame,
-    "manipulation": ManipulationSpielGame,
-}
+_CLASSES: dict[str, type[RummySpielGame]] = {name: _spiel_class(name) for name in SPECS}
 _GAME_TYPES = {name: _game_type(spec_of(name)) for name in _CLASSES}
 
 

@@ -74,6 +74,7 @@ from itertools import product
 from types import MappingProxyType
 from typing import Any
 
+from rummylab.bots import make_bot
 from rummylab.bots.base import Bot
 from rummylab.cards import Card, CardSet, card_str, cards_of, mask_points, rank_of
 from rummylab.errors import IllegalActionError
@@ -90,10 +91,13 @@ from rummylab.gin.game import (
     PASS,
     TAKE_DISCARD,
     GinObservation,
+    GinState,
     action_text,
+    parse_action,
 )
 from rummylab.gin.solver import best_arrangement, deadwood, knock_arrangement, layoff_options
 from rummylab.options import OptionValue, resolve_options
+from rummylab.stats import wilson
 
 # OpenSpiel's gin_rummy action ids (checked against pyspiel when first used)
 OS_DRAW_UPCARD = 52
@@ -359,7 +363,7 @@ def _observation(state: Any, v: SpielView, wall_taken: bool,
             legal = [TAKE_DISCARD, PASS] if can_knock else [PASS]
     opp_size = v.opponent_hand_size
     return GinObservation(
-        game="gin",
+        game=GinState.game_name,
         seat=v.player,
         role="player",
         phase=phase,
@@ -377,6 +381,7 @@ def _observation(state: Any, v: SpielView, wall_taken: bool,
         hand_number=1,
         scores=(0, 0),
         actions=v.actions,
+        action_ids=tuple(parse_action(t) for _, t in v.actions),
         last_result=None,
         options=options if options is not None else spiel_options(v.knock_card),
         roles=("player", "player"),
@@ -698,8 +703,6 @@ class SpielResult:
     fallbacks: int = 0
 
     def summary(self) -> dict[str, Any]:
-        from rummylab.stats import wilson
-
         n = len(self.hands)
 
         def mean_and_half(values: list[float]) -> tuple[float, float]:
@@ -770,8 +773,6 @@ def play_hands(bot_spec: str, hands: int, seed: int = 0, *,
     Hand ``i`` (deal, stock, our bot's seed) comes from ``seed`` and ``i``,
     so hands ``first`` to ``last`` (excluded) of a run can be played apart,
     in other processes, and give the same hands."""
-    from rummylab.bots import make_bot
-
     game = load_game(params)
     full = {**OS_PARAMS, **dict(params or {})}
     options = spiel_options(full["knock_card"], full["gin_bonus"], full["undercut_bonus"])

@@ -1,5 +1,6 @@
-"""The four games as the research adapters see them: name, engine class,
-player counts, how many decks, which way the score points.
+"""The games as the research adapters see them: adapter name, engine class,
+player counts, how many decks, which way the score points, each read from
+the game class (``rummylab.game.State``).
 
 Nothing here needs numpy: the adapters and their tests share it.
 """
@@ -12,26 +13,7 @@ from typing import Any
 
 from rummylab.errors import OptionError
 from rummylab.game import State
-from rummylab.registry import game_class
-
-#: adapter names (``gin``, ``gin3``, ``three_thirteen``, ``manipulation``)
-GAMES = ("gin", "gin3", "three_thirteen", "manipulation")
-
-#: OpenSpiel short names, registered on ``import rummylab.rl``
-SPIEL_NAMES = {
-    "gin": "python_rummylab_gin",
-    "gin3": "python_rummylab_gin3",
-    "three_thirteen": "python_rummylab_three_thirteen",
-    "manipulation": "python_rummylab_manipulation",
-}
-
-_ALIASES = {
-    "gin": "gin", "gin_rummy": "gin", "gin-rummy": "gin",
-    "gin3": "gin3", "three-player-gin": "gin3", "three_player_gin": "gin3",
-    "three_thirteen": "three_thirteen", "three-thirteen": "three_thirteen",
-    "thirteen": "three_thirteen", "313": "three_thirteen", "3-13": "three_thirteen",
-    "manipulation": "manipulation",
-}
+from rummylab.registry import game_class, game_classes
 
 
 @dataclass(frozen=True)
@@ -55,9 +37,7 @@ class GameSpec:
         return self.cls.num_distinct_actions()
 
     def decks(self, players: int) -> int:
-        if self.name in ("gin", "gin3"):
-            return 1
-        return 1 if players == 2 else 2
+        return self.cls.decks_for(players)
 
     def check_players(self, players: int | None) -> int:
         n = self.default_players if players is None else int(players)
@@ -84,26 +64,33 @@ class GameSpec:
         return state
 
 
-SPECS: dict[str, GameSpec] = {
-    "gin": GameSpec("gin", "gin", "Gin", (2,), 2, False, False),
-    "gin3": GameSpec("gin3", "gin3", "Gin3", (3,), 3, False, False),
-    "three_thirteen": GameSpec("three_thirteen", "three-thirteen", "ThreeThirteen",
-                               (2, 3, 4), 2, True, True),
-    "manipulation": GameSpec("manipulation", "manipulation", "Manipulation",
-                             (2, 3, 4, 5), 3, True, False),
-}
+def _spec(cls: type[State]) -> GameSpec:
+    name = cls.game_name.replace("-", "_")  # an adapter name is an identifier
+    return GameSpec(name, cls.game_name, "".join(w.capitalize() for w in name.split("_")),
+                    tuple(range(cls.min_players, cls.max_players + 1)), cls.default_players,
+                    "players" in cls.option_spec, cls.lower_is_better)
+
+
+SPECS: dict[str, GameSpec] = {spec.name: spec for spec in map(_spec, game_classes())}
+
+#: adapter names (``gin``, ``gin3``, ``three_thirteen``, ``manipulation``)
+GAMES = tuple(SPECS)
+
+#: OpenSpiel short names, registered on ``import rummylab.rl``
+SPIEL_NAMES = {name: f"python_rummylab_{name}" for name in GAMES}
 
 
 def spec_of(game: str) -> GameSpec:
     """The spec of ``game`` (adapter name or any registry alias).
 
-    >>> spec_of("three-thirteen").name
-    'three_thirteen'
+    >>> spec_of("three-thirteen").name, spec_of("Gin_Rummy").title
+    ('three_thirteen', 'Gin')
     """
-    key = _ALIASES.get(game.strip().lower())
-    if key is None:
-        raise OptionError(f"unknown game {game!r} (games: {', '.join(GAMES)})")
-    return SPECS[key]
+    try:
+        cls = game_class(game)
+    except OptionError:
+        raise OptionError(f"unknown game {game!r} (games: {', '.join(GAMES)})") from None
+    return SPECS[_spec(cls).name]
 
 
 def zero_sum(deltas: list[int] | list[float], lower_is_better: bool) -> list[float]:

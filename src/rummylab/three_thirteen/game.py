@@ -21,9 +21,8 @@ discard, the rest the stock.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
@@ -44,7 +43,18 @@ from rummylab.cards import (
     parse_cards,
 )
 from rummylab.errors import CardError, IllegalActionError, UnknownActionError
-from rummylab.game import TERMINAL, Event, State, as_action, as_text, card_lists, thawed
+from rummylab.game import (
+    TERMINAL,
+    Counts,
+    Event,
+    Figure,
+    Observation,
+    State,
+    as_action,
+    as_text,
+    card_lists,
+    thawed,
+)
 from rummylab.options import Option, OptionValue
 from rummylab.three_thirteen.solver import combo_str, penalty, penalty_after_discard, solve
 
@@ -130,14 +140,10 @@ def parse_action(text: str) -> int:
 
 
 @dataclass(frozen=True)
-class ThirteenObservation:
+class ThirteenObservation(Observation):
     """What one seat may know. Hands are two-deck multisets (``cards.multi_*``)."""
 
-    game: str
-    seat: int
     num_players: int
-    phase: str
-    to_act: int
     round: int
     wild_rank: int
     hand: int
@@ -149,12 +155,9 @@ class ThirteenObservation:
     went_out: int | None
     laid_down: int  # §3.5: the hand the seat that went out laid face up (0 before)
     final_turn: bool
-    legal_actions: tuple[int, ...]
-    dealer: int
-    scores: tuple[int, ...]
-    actions: tuple[tuple[int, str], ...]
-    last_result: Mapping[str, Any] | None
-    options: Mapping[str, OptionValue] = field(repr=False)
+
+    def cards_in_hand(self) -> list[Card]:
+        return multi_cards(self.hand)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -178,7 +181,27 @@ class ThirteenState(State):
     """A game of Three Thirteen for 2-4 players."""
 
     game_name: ClassVar[str] = "three-thirteen"
+    aliases: ClassVar[tuple[str, ...]] = ("thirteen", "313", "3-13")
+    title: ClassVar[str] = "Three Thirteen"
     option_spec: ClassVar[Mapping[str, Option]] = THIRTEEN_OPTIONS
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    default_players: ClassVar[int] = 2
+    lower_is_better: ClassVar[bool] = True
+    deal_word: ClassVar[str] = "round"
+    drawn_key: ClassVar[str] = "rounds_without_going_out"
+    figures: ClassVar[tuple[Figure, ...]] = (
+        Figure("mean_total", "total", "match"),
+        Figure("penalty_per_round", "penalty", "deal", short="penalty/rd"),
+        Figure("went_out", "went_out"),
+    )
+    deal_figure: ClassVar[str] = "penalty_per_round"
+    observation_type: ClassVar[type[Observation]] = ThirteenObservation
+    move_forms: ClassVar[tuple[str, ...]] = ("draw stock", "take discard", "discard 7h",
+                                             "go out 7h")
+    analysis_inputs: ClassVar[frozenset[str]] = frozenset({"round", "decks"})
+    max_deals: ClassVar[int | None] = ROUNDS
+    reshuffles_stock: ClassVar[bool] = True  # D-12
 
     def __init__(
         self,
@@ -193,7 +216,7 @@ class ThirteenState(State):
         the stocks that D-12 reshuffles form, in order (records give both)."""
         self._setup(options, seed)
         self.num_players = int(self.options["players"])
-        self.num_decks = 1 if self.num_players == 2 else 2
+        self.num_decks = self.decks_for(self.num_players)
         self._decks = card_lists(decks, "decks")
         # dealt as given, not from the seed alone (records say so)
         self.decks_given = bool(decks) or bool(reshuffles) or first_dealer is not None
@@ -210,6 +233,70 @@ class ThirteenState(State):
         self._legal: list[int] | None = None
         self._all_wild = bool(self.options["natural_wild_sets"])
         self._deal()
+
+    @classmethod
+    def decks_for(cls, players: int) -> int:
+        return 1 if players == 2 else 2
+
+    @classmethod
+    def count_event(cls, counts: Counts, event: Event, memo: dict[str, Any]) -> bool:
+        """A round's result: each seat's penalty, and who went out (none: the
+        stock ran out first)."""
+        if event["type"] != "result":
+            return False
+        for seat, pen in enumerate(event["penalties"]):
+            counts["penalty"][seat] += pen
+        if event["went_out"] is None:
+            return True
+        counts["went_out"][event["went_out"]] += 1
+        return False
+
+    @classmethod
+    def analyze(cls, cards: str, **given: Any) -> dict[str, Any]:
+        from rummylab.errors import OptionError
+        from rummylab.three_thirteen.analysis import analyze_thirteen
+
+        if given.get("round") is None:
+            raise OptionError("three-thirteen needs --round R (1-11)")
+        decks = given.get("decks")
+        return analyze_thirteen(cards, given["round"], decks=2 if decks is None else decks)
+
+    @classmethod
+    def move_limit(cls, players: int) -> int:
+        return 400  # the stock is reshuffled for ever: a round need not end
+
+    @classmethod
+    def utility_bound(cls, options: Mapping[str, OptionValue], players: int,
+                      deals: int) -> tuple[float, float]:
+        top = float(sum(10 * (r + 2) for r in range(1, deals + 1)))
+        return (-top, top)
+
+    @classmethod
+    def takes_discard(cls, action: int) -> bool:
+        return action == TAKE_DISCARD
+
+    @classmethod
+    def shown_cards(cls, text: str) -> list[Card]:
+        action = parse_action(text)
+        return [(action - DISCARD_BASE) % 52] if action >= DISCARD_BASE else []
+
+    @classmethod
+    def lays_hand_down(cls, action: int) -> bool:
+        return action >= GO_OUT_BASE
+
+    def dealt_to(self) -> list[int]:
+        # §3.3: one at a time from the dealer's left; then the first discard
+        n = self.num_players
+        return [(self.dealer + 1 + i) % n for i in range((self.round + 2) * n)] + [-1]
+
+    def deal_line(self) -> str:
+        return f" | round {self.round} | up {card_str(self._discard[-1])}"
+
+    def text_lines(self, seat: int | None = None) -> list[str]:
+        lines = super().text_lines(seat)
+        if not self.is_terminal():
+            lines.append(f"discard pile: {cards_str(self._discard)}  (top last)")
+        return lines
 
     @classmethod
     def replay_setup(cls, events: Sequence[Event]) -> dict[str, Any]:
@@ -255,6 +342,7 @@ class ThirteenState(State):
         self._went_out: int | None = None
         self._final_left = 0
         self._round_actions: list[tuple[int, str]] = []
+        self._round_action_ids: list[int] = []
         self._legal = None
         self._reshuffle_id = 0
         self._begin_turn()
@@ -327,6 +415,7 @@ class ThirteenState(State):
         text = action_text(action)
         self.events.append({"type": "action", "seat": seat, "action": text})
         self._round_actions.append((seat, text))
+        self._round_action_ids.append(action)
         self._legal = None
         if action == DRAW_STOCK:
             self._hands[seat] = multi_add(self._hands[seat], self._stock.pop())
@@ -412,14 +501,15 @@ class ThirteenState(State):
             dealer=self.dealer, scores=tuple(self._scores),
             # new pairs, a new options dict: a view holds no object the state holds
             actions=() if over else tuple([(s, t) for s, t in self._round_actions]),
+            action_ids=() if over else tuple(self._round_action_ids),
             last_result=self._result_view(self._results),
             options=MappingProxyType(dict(self.options)),
         )
 
     @property
     def round_results(self) -> list[Event]:
-        """Every result so far (copies: changing them changes nothing here)."""
-        return [copy.deepcopy(r) for r in self._results]
+        """Every round's result so far: :attr:`results` by Three Thirteen's word."""
+        return self.results
 
     @property
     def phase(self) -> str:
@@ -433,8 +523,10 @@ class ThirteenState(State):
         """A seat's cards as a multiset (full information)."""
         return self._hands[seat]
 
-    def hand_cards(self, seat: int) -> list[Card]:
+    def cards_in_hand(self, seat: int) -> list[Card]:
         return multi_cards(self._hands[seat])
+
+    hand_cards = cards_in_hand  # its earlier name
 
     @property
     def stock(self) -> list[Card]:
@@ -443,12 +535,6 @@ class ThirteenState(State):
     @property
     def discard_pile(self) -> list[Card]:
         return list(self._discard)
-
-    def returns(self) -> list[float]:
-        """Lower totals are better: each seat's others' mean less its own total."""
-        if self._phase != OVER:
-            return [0.0] * self.num_players
-        return self._zero_sum([-s for s in self._scores])
 
     def clone(self) -> Self:
         new = object.__new__(type(self))
@@ -463,6 +549,7 @@ class ThirteenState(State):
         new._discard = self._discard[:]
         new._stock = self._stock[:]
         new._round_actions = self._round_actions[:]
+        new._round_action_ids = self._round_action_ids[:]
         new._winners = self._winners[:]
         new._final = self._final[:]
         new.events = []

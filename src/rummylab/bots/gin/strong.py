@@ -55,7 +55,7 @@ from functools import lru_cache
 from typing import Any
 
 from rummylab.bots.base import Bot, to_act
-from rummylab.cards import CARD_POINTS, card_str, cards_of, parse_card
+from rummylab.cards import CARD_POINTS, card_str, cards_of
 from rummylab.gin.game import (
     BIG_GIN,
     DISCARD_BASE,
@@ -100,12 +100,12 @@ def first_upcard(obs: GinObservation) -> int | None:
     of the pile, unless someone took it (then None: the pile's bottom is a
     later discard, and the card taken is not recorded)."""
     depth = 1
-    for _, text in obs.actions:
-        if text == "take discard":
+    for action in obs.action_ids:
+        if action == TAKE_DISCARD:
             depth -= 1
             if depth == 0:
                 return None
-        elif text.startswith("discard "):
+        elif DISCARD_BASE <= action < KNOCK_BASE:
             depth += 1
     return obs.discard_pile[0] if obs.discard_pile else None
 
@@ -119,21 +119,21 @@ class History:
         self.opponent_draws = 0
         self.last_thrown: int | None = None  # the opponent's latest discard
         pile: list[int | None] = [first_upcard(obs)]
-        for seat, text in obs.actions:
+        for (seat, _), action in zip(obs.actions, obs.action_ids, strict=True):
             top = pile[-1] if pile else None
-            if text == "take discard":
+            if action == TAKE_DISCARD:
                 if pile:
                     pile.pop()
-            elif text.startswith("discard "):
-                card = parse_card(text[8:])
+            elif DISCARD_BASE <= action < KNOCK_BASE:
+                card = action - DISCARD_BASE
                 pile.append(card)
                 if seat != me:
                     self.unwanted.append(card)
                     self.last_thrown = card
-            elif seat != me and text in ("pass", "draw stock"):
+            elif seat != me and action in (PASS, DRAW_STOCK):
                 if top is not None:
                     self.unwanted.append(top)
-                if text == "draw stock":
+                if action == DRAW_STOCK:
                     self.opponent_draws += 1
 
 

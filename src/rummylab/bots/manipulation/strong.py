@@ -101,7 +101,14 @@ from typing import Any
 
 from rummylab.bots.base import Bot, to_act
 from rummylab.cards import CARD_POINTS, JOKER, Card, cards_str
-from rummylab.manipulation.game import DRAW, KNOCK, MELD_BEST, PASS, ManipulationObservation
+from rummylab.manipulation.game import (
+    DRAW,
+    KNOCK,
+    MELD_BEST,
+    MELD_TEXT,
+    PASS,
+    ManipulationObservation,
+)
 from rummylab.manipulation.solver import Play, arrange_with, best_play
 from rummylab.manipulation.table import Table, hand_points, parse_table, table_str
 
@@ -123,10 +130,10 @@ def last_tables(obs: ManipulationObservation) -> list[tuple[Table, bool] | None]
     table = ""  # the latest table as logged: only the tables returned are parsed
     ends: list[tuple[str, bool] | None] = [None] * obs.num_players
     prev = None
-    for seat, text in obs.actions:
-        melded = text.startswith("meld ")
+    for (seat, text), action in zip(obs.actions, obs.action_ids, strict=True):
+        melded = action == MELD_TEXT  # a meld, however it was given
         if melded:
-            table = text.partition("=>")[2]
+            table = text.partition("=>")[2]  # a meld's table is in its text only
         before = ends[seat]
         # a seat's actions in a row are one turn (every turn logs one)
         if seat == prev and before is not None:
@@ -163,10 +170,10 @@ def first_meld_due(obs: ManipulationObservation, *, latest_turn: bool = False) -
     melded = [False] * n
     at_start = [False] * n  # melded before the seat's latest turn began
     prev = None
-    for seat, text in obs.actions:
+    for (seat, _), action in zip(obs.actions, obs.action_ids, strict=True):
         if seat != prev:  # a seat's actions in a row are one turn
             at_start[seat] = melded[seat]
-        melded[seat] = melded[seat] or text.startswith("meld ")
+        melded[seat] = melded[seat] or action == MELD_TEXT
         prev = seat
     return [not (at_start if latest_turn else melded)[s] for s in range(n)]
 
