@@ -28,12 +28,23 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
 from rummylab.cards import cards_str
-from rummylab.errors import IllegalActionError, OptionError
+from rummylab.errors import CardError, IllegalActionError, OptionError
 from rummylab.options import Option, OptionValue, resolve_options
 
 Card = int
 
 TERMINAL = -1
+
+
+def shown(value: object) -> str:
+    """``repr(value)`` for a one-line message: at most 60 characters, no
+    line breaks (an array's repr has some).
+
+    >>> shown([1] * 40)
+    '[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,...'
+    """
+    text = " ".join(repr(value).splitlines())
+    return text if len(text) <= 60 else text[:60] + "..."
 
 
 def whole_number(value: object) -> int | None:
@@ -79,24 +90,69 @@ def as_action(action: object) -> int:
     """
     whole = whole_number(action)
     if whole is None:
-        raise IllegalActionError(f"{action!r} is not an action id (an int)")
+        raise IllegalActionError(f"{shown(action)} is not an action id (an int)")
     return whole
+
+
+def card_lists(value: object, what: str) -> list[list[int]]:
+    """Deck orders (or stocks) given to a constructor as lists of plain int
+    cards: anything else is a :class:`CardError` (``check_deck_order`` then
+    checks the cards themselves).
+
+    >>> card_lists([(0, 1)], "decks"), card_lists(None, "decks")
+    ([[0, 1]], [])
+    >>> card_lists([[0, 1.0]], "decks")
+    Traceback (most recent call last):
+    rummylab.errors.CardError: decks must be lists of cards (ints), not [[0, 1.0]]
+    """
+    if value is None:
+        return []
+    out: list[list[int]] = []
+    if isinstance(value, Sequence) and not isinstance(value, str | bytes):
+        for order in value:
+            if not isinstance(order, Sequence) or isinstance(order, str | bytes):
+                break
+            cards = [c for c in map(whole_number, order) if c is not None]
+            if len(cards) != len(order):
+                break
+            out.append(cards)
+        else:
+            return out
+    raise CardError(f"{what} must be lists of cards (ints), not {shown(value)}")
 
 
 Event = dict[str, Any]
 
 
+# values an observation may share with the state: immutable, holding nothing
+_ATOMIC = frozenset({str, int, float, bool, type(None), bytes})
+
+
 def frozen(value: Any) -> Any:
     """A read-only deep copy: mappings become mapping proxies, lists tuples.
+    Every container is new (a tuple too), so the copy shares nothing with
+    ``value`` but strings and numbers: a view made of it cannot reach the
+    state it came from (``gc.get_referents`` walks only into the copy).
 
     >>> r = frozen({"melds": ["As 2s 3s"], "hands": [{"points": 4}]})
     >>> r["melds"], r["hands"][0]["points"]
     (('As 2s 3s',), 4)
+    >>> t = ((1, 2),)
+    >>> frozen(t) == t and frozen(t)[0] is not t[0]
+    True
     """
+    kind = type(value)
+    if kind is dict:  # plain JSON first, without the slower ABC checks
+        return MappingProxyType({k: v if type(v) in _ATOMIC else frozen(v)
+                                 for k, v in value.items()})
+    if kind is list:
+        if set(map(type, value)) <= _ATOMIC:
+            return tuple(value)  # a new tuple of shared atoms
+        return tuple([frozen(v) for v in value])
     if isinstance(value, Mapping):
         return MappingProxyType({k: frozen(v) for k, v in value.items()})
     if isinstance(value, list | tuple):
-        return tuple(frozen(v) for v in value)
+        return tuple([frozen(v) for v in value])  # tuple(a_tuple) would be a_tuple itself
     return value
 
 
@@ -325,23 +381,13 @@ class State(ABC):
             raise IllegalActionError(f"{text!r} is not legal now (legal: {legal})")
         return action
 
-    def __getstate__(self) -> dict[str, Any]:
-        # the view cache holds mapping proxies, which cannot be pickled
-        state = dict(self.__dict__)
-        state.pop("_result_cache", None)
-        return state
-
     # -- views and results -------------------------------------------
     def _result_view(self, results: Sequence[Event]) -> Mapping[str, Any] | None:
         """The latest of ``results`` for an observation: a read-only deep
-        copy, made once per result, so no view reaches the state."""
-        if not results:
-            return None
-        cache = self.__dict__.get("_result_cache")
-        if cache is None or cache[0] is not results[-1]:
-            cache = self.__dict__["_result_cache"] = (results[-1], frozen(results[-1]))
-        view: Mapping[str, Any] = cache[1]
-        return view
+        copy made for this view alone. Not cached: a cache the state holds,
+        or one two views share, would let a view walk (``gc.get_referrers``)
+        back to the state or to another seat's view."""
+        return frozen(results[-1]) if results else None
 
     @abstractmethod
     def observation(self, seat: int) -> Any:
@@ -506,12 +552,15 @@ class State(ABC):
     # -- helpers the games share ------------------------------------------
     def _setup(self, options: Mapping[str, object] | None, seed: int | None) -> None:
         """Validate the options and key every shuffle to the seed."""
+        if options is not None and not isinstance(options, Mapping):
+            raise OptionError(f"options must be a mapping such as {{'target': 50}}, "
+                              f"not {type(options).__name__} {shown(options)}")
         self.options = resolve_options(self.option_spec, options)
         # 7.0, True or "7" would deal another game than 7 (the shuffles key on its text)
         if seed is not None:
             whole = whole_number(seed)
             if whole is None:
-                raise OptionError(f"the seed must be a whole number, not {seed!r}")
+                raise OptionError(f"the seed must be a whole number, not {shown(seed)}")
             seed = whole
         self.seed = seed
         self.events = []
@@ -529,14 +578,14 @@ class State(ABC):
         seat = whole_number(first_dealer)
         if seat is None or not 0 <= seat < players:
             raise IllegalActionError(f"first_dealer must be a seat from 0 to {players - 1}, "
-                                     f"not {first_dealer!r}")
+                                     f"not {shown(first_dealer)}")
         return seat
 
     def _seat(self, seat: object) -> int:
         """``seat`` as a plain int if it is one of the seats (never a bool)."""
         n = whole_number(seat)
         if n is None or not 0 <= n < self.num_players:
-            raise IllegalActionError(f"no seat {seat!r}")
+            raise IllegalActionError(f"no seat {shown(seat)}")
         return n
 
     @staticmethod

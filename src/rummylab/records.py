@@ -204,9 +204,36 @@ class ReplayedMatch:
     seed_checked: bool = False
 
 
+def _decoded(stream: IO[str]) -> Iterator[str]:
+    """The lines of ``stream``; bytes that are not UTF-8 are a
+    :class:`RecordError` naming their line (the text layer decodes a whole
+    block at once, so the line is found again in the file's bytes)."""
+    read = 0
+    try:
+        for line in stream:
+            read += 1
+            yield line
+    except UnicodeDecodeError:
+        try:
+            buffer = stream.buffer  # type: ignore[attr-defined]
+            buffer.seek(0)
+            data = buffer.read()
+            data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            start = 3 if data.startswith(b"\xef\xbb\xbf") else 0  # an editor's byte-order mark
+            before = data[start:e.start].decode("utf-8")
+            before = before.replace("\r\n", "\n").replace("\r", "\n")
+            column = len(before) - before.rfind("\n")
+            raise RecordError(f"not UTF-8 text (byte {data[e.start]:#04x})",
+                              before.count("\n") + 1, column, unreadable=True) from None
+        except (AttributeError, OSError, ValueError):  # no file under it to read again
+            pass
+        raise RecordError(f"not UTF-8 text (after line {read})", unreadable=True) from None
+
+
 def _read(stream: IO[str]) -> Iterator[tuple[int, str, dict[str, Any]]]:
     blank = None  # the first of a run of blank lines: allowed only at the end
-    for n, raw in enumerate(stream, 1):
+    for n, raw in enumerate(_decoded(stream), 1):
         text = raw.rstrip("\n")
         if not text.strip():
             blank = blank or n

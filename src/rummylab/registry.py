@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterator, Mapping
 from importlib import import_module
 from typing import Any
@@ -86,6 +87,15 @@ def new_state(
     >>> state.options["target"]
     50
     """
+    if not isinstance(game, str):
+        raise OptionError(f"a game is named by a string (games: {', '.join(GAMES)}), "
+                          f"not {type(game).__name__}")
     cls: Any = game_class(game)
+    takes = [p.name for p in inspect.signature(cls).parameters.values()
+             if p.kind is p.KEYWORD_ONLY]
+    for key in kw:
+        if key not in takes:  # else a TypeError from the constructor
+            raise OptionError(f"{cls.game_name} takes no argument {key!r} "
+                              f"(it takes {', '.join(['options', 'seed', *takes])})")
     state: State = cls(options, seed, **kw)
     return state

@@ -53,7 +53,9 @@ from rummylab.game import (
     Figure,
     Observation,
     State,
+    as_action,
     as_text,
+    card_lists,
     thawed,
 )
 from rummylab.gin.solver import (
@@ -262,7 +264,7 @@ class GinState(State):
         first hands; later hands are shuffled from ``seed``."""
         self._setup(options, seed)
         self.num_players = self.num_seats
-        self._decks = [list(d) for d in decks or ()]  # popped, never mutated
+        self._decks = card_lists(decks, "decks")  # popped, never mutated
         # dealt as given, not from the seed alone (records say so)
         self.decks_given = bool(decks) or first_dealer is not None
         for d in self._decks:
@@ -434,7 +436,8 @@ class GinState(State):
         return actions
 
     def action_to_string(self, action: int) -> str:
-        return action_text(action)
+        # 2.0 or True is no action id here either, as in apply_action
+        return action_text(action if type(action) is int else as_action(action))
 
     def string_to_action(self, text: str) -> int:
         return parse_action(as_text(text))
@@ -656,10 +659,12 @@ class GinState(State):
             dealer=self.dealer,
             hand_number=self._hand_no,
             scores=tuple(self._scores),
-            actions=tuple(self._hand_actions) if self._phase != OVER else (),
+            # new pairs, a new options dict: a view holds no object the state holds
+            actions=(tuple([(s, t) for s, t in self._hand_actions])
+                     if self._phase != OVER else ()),
             action_ids=tuple(self._hand_action_ids) if self._phase != OVER else (),
             last_result=self._result_view(self._results),
-            options=MappingProxyType(self.options),
+            options=MappingProxyType(dict(self.options)),
             roles=tuple(self.role_of(s) for s in range(self.num_players)),
         )
 

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from rummylab.cards import Card, card_str, parse_card, rank_of
 from rummylab.errors import CardError, IllegalActionError
-from rummylab.game import Counts, Event, Figure
+from rummylab.game import Counts, Event, Figure, shown, whole_number
 from rummylab.gin.game import GIN_OPTIONS, GinObservation, GinState
 from rummylab.options import Option
 
@@ -34,6 +34,30 @@ GIN3_OPTIONS["first_draw_after_both_pass"] = Option(
 )
 
 CutRound = dict[int, Card]
+
+
+def _cut_rounds(cut: object) -> list[CutRound]:
+    """The cut's rounds given to the constructor, ``[{seat: card}, ...]``
+    (a card as an int or as text, a seat as an int or as digits)."""
+    if cut is None:
+        return []
+    bad = CardError(f"cut must be a list of {{seat: card}} rounds, not {shown(cut)}")
+    if not isinstance(cut, Sequence) or isinstance(cut, str | bytes):
+        raise bad
+    rounds: list[CutRound] = []
+    for given in cut:
+        if not isinstance(given, Mapping):
+            raise bad
+        draw: CutRound = {}
+        for s, c in given.items():
+            digits = isinstance(s, str) and s.isascii() and s.isdigit()
+            seat = int(s) if digits else whole_number(s)
+            card = parse_card(c) if isinstance(c, str) else whole_number(c)
+            if seat is None or card is None or not 0 <= card < 52:
+                raise bad
+            draw[seat] = card
+        rounds.append(draw)
+    return rounds
 
 
 class Gin3State(GinState):
@@ -63,10 +87,7 @@ class Gin3State(GinState):
         cut: Sequence[Mapping[int, str | Card]] | None = None,
     ) -> None:
         """``cut`` gives the role cut's draws, round by round (D-6)."""
-        self._cut_given = [
-            {int(s): parse_card(c) if isinstance(c, str) else c for s, c in r.items()}
-            for r in cut or ()
-        ]
+        self._cut_given = _cut_rounds(cut)
         super().__init__(options, seed, decks=decks)
         self.decks_given = self.decks_given or bool(self._cut_given)
 

@@ -37,7 +37,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
 from rummylab.cards import JOKER, Card, card_str, cards_str, check_deck_order, parse_cards
-from rummylab.errors import CardError, IllegalActionError, UnknownActionError
+from rummylab.errors import CardError, IllegalActionError, OptionError, UnknownActionError
 from rummylab.game import (
     TERMINAL,
     Counts,
@@ -45,7 +45,10 @@ from rummylab.game import (
     Figure,
     Observation,
     State,
+    as_action,
     as_text,
+    card_lists,
+    shown,
     thawed,
 )
 from rummylab.manipulation.solver import (
@@ -182,10 +185,12 @@ class ManipulationState(State):
         unrecorded, as version 1 of the records did; it is kept to replay
         those records (it shows the other seats when a hand could knock)."""
         self._setup(options, seed)
-        self._auto_pass = bool(auto_pass)
+        if not isinstance(auto_pass, bool):
+            raise OptionError(f"auto_pass must be True or False, not {shown(auto_pass)}")
+        self._auto_pass = auto_pass
         self.num_players = int(self.options["players"])
         self.num_decks = self.decks_for(self.num_players)
-        self._decks = [list(d) for d in decks or ()]
+        self._decks = card_lists(decks, "decks")
         # dealt as given, not from the seed alone (records say so)
         self.decks_given = bool(decks) or first_dealer is not None
         for d in self._decks:
@@ -421,6 +426,9 @@ class ManipulationState(State):
         return self.best() is not None
 
     def action_to_string(self, action: int) -> str:
+        # 2.0 or True is no action id here either, as in apply_action
+        if type(action) is not int:
+            action = as_action(action)
         if action not in _NAMES:
             raise IllegalActionError(f"no Manipulation action has id {action}")
         return _NAMES[action]
@@ -471,7 +479,7 @@ class ManipulationState(State):
             raise IllegalActionError("no melding now: after a third draw, or a meld this turn, "
                                      "the turn has no meld (§4.4, D-14)")
         seat = self._to_act
-        cards_text, arrow, table_text = text.partition("=>")
+        cards_text, arrow, table_text = as_text(text).partition("=>")
         try:
             cards = parse_cards(cards_text, jokers=True)
         except CardError as e:
@@ -584,7 +592,10 @@ class ManipulationState(State):
         return ManipulationObservation(
             game=self.game_name, seat=seat, num_players=self.num_players, phase=self._phase,
             to_act=self.current_player(), round=self.round,
-            hand=() if over else tuple(self._hands[seat]), table=self._table,
+            # a new table, new pairs, a new options dict: a view holds no
+            # object the state holds
+            hand=() if over else tuple(self._hands[seat]),
+            table=tuple([tuple([(c, s) for c, s in meld]) for meld in self._table]),
             pile_size=len(self._pile), hand_sizes=tuple(len(h) for h in self._hands),
             draws_this_turn=self._draws if acting else 0,
             can_meld=acting and self._can_meld(),
@@ -592,10 +603,10 @@ class ManipulationState(State):
             exhausted=self._exhausted,
             legal_actions=tuple(self.legal_actions()) if acting else (),
             dealer=self.dealer, scores=tuple(self._scores), rounds_won=tuple(self._won),
-            actions=tuple(self._round_actions),
+            actions=tuple([(s, t) for s, t in self._round_actions]),
             action_ids=tuple(self._round_action_ids),
             last_result=self._result_view(self._results),
-            decks=self.num_decks, options=MappingProxyType(self.options),
+            decks=self.num_decks, options=MappingProxyType(dict(self.options)),
             drawn=self._drawn if acting else None,
             last_turn=not over and self._final_turn and self._final_queue == [self._to_act],
         )

@@ -50,7 +50,9 @@ from rummylab.game import (
     Figure,
     Observation,
     State,
+    as_action,
     as_text,
+    card_lists,
     thawed,
 )
 from rummylab.options import Option, OptionValue
@@ -215,12 +217,12 @@ class ThirteenState(State):
         self._setup(options, seed)
         self.num_players = int(self.options["players"])
         self.num_decks = self.decks_for(self.num_players)
-        self._decks = [list(d) for d in decks or ()]
+        self._decks = card_lists(decks, "decks")
         # dealt as given, not from the seed alone (records say so)
         self.decks_given = bool(decks) or bool(reshuffles) or first_dealer is not None
         for d in self._decks:
             check_deck_order(d, self.num_decks)
-        self._reshuffles = [list(r) for r in reshuffles or ()]
+        self._reshuffles = card_lists(reshuffles, "reshuffles")
         n = self.num_players
         self.dealer = self._first_dealer(first_dealer, n)
         self._scores = [0] * n
@@ -401,7 +403,8 @@ class ThirteenState(State):
         return actions
 
     def action_to_string(self, action: int) -> str:
-        return action_text(action)
+        # 2.0 or True is no action id here either, as in apply_action
+        return action_text(action if type(action) is int else as_action(action))
 
     def string_to_action(self, text: str) -> int:
         return parse_action(as_text(text))
@@ -496,10 +499,11 @@ class ThirteenState(State):
             final_turn=self._went_out is not None and not over,
             legal_actions=tuple(self.legal_actions()) if acting else (),
             dealer=self.dealer, scores=tuple(self._scores),
-            actions=() if over else tuple(self._round_actions),
+            # new pairs, a new options dict: a view holds no object the state holds
+            actions=() if over else tuple([(s, t) for s, t in self._round_actions]),
             action_ids=() if over else tuple(self._round_action_ids),
             last_result=self._result_view(self._results),
-            options=MappingProxyType(self.options),
+            options=MappingProxyType(dict(self.options)),
         )
 
     @property
