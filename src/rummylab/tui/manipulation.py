@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rummylab.cards import Card, cards_str
+from rummylab.errors import IllegalActionError
 from rummylab.game import Event, State
 from rummylab.manipulation.game import DRAW, KNOCK, MELD_BEST, PASS, ManipulationState
 from rummylab.manipulation.table import hand_points, meld_str
@@ -136,6 +137,9 @@ class ManipulationView(TerminalGame):
             return short[key]
         words = text.split(None, 1)
         if words and words[0].lower() in ("m", "meld") and len(words) == 2:
+            reason = self.state.refusal(f"meld {words[1]}")
+            if reason is not None:
+                raise IllegalActionError(f"meld {words[1]} is not legal now: {reason}")
             self.state.meld(words[1])  # checked and applied here: a typed meld has no id
             return MANUAL
         return None
