@@ -202,6 +202,11 @@ class State(ABC):
 
         The reason names no key of any interface (a terminal, a browser), so
         every one of them can show it and add its own keys.
+
+        >>> from rummylab.registry import new_state
+        >>> state = new_state("gin", seed=1)
+        >>> state.refusal("take discard") is None, state.refusal("draw stock")
+        (True, 'the upcard is offered first: take it or pass (§1.3)')
         """
         if isinstance(move, str):
             try:
