@@ -399,3 +399,24 @@ def test_a_hand_laid_down_is_not_seen_held() -> None:
     assert f"{view.names[obs.went_out]} went out — this is your last turn" in text
     seen = [line for line in text.splitlines() if line.startswith("Seen taken")]
     assert not any(view.names[obs.went_out] in line for line in seen)
+
+
+def test_each_game_has_its_view_found_through_its_class() -> None:
+    """The view is looked up by the game's State class (a subclass of a game
+    finds its nearest view), never by testing the game's name."""
+    from rummylab.gin.game import GinState
+    from rummylab.registry import GAMES, game_class
+    from rummylab.tui import TERMINALS, TerminalGame, view_class
+
+    views = {name: view_class(game_class(name)) for name in GAMES}
+    assert len(set(views.values())) == len(GAMES)
+    assert all(issubclass(v, TerminalGame) and v.game is game_class(n)  # type: ignore[attr-defined]
+               for n, v in views.items())
+    assert dict(TERMINALS) == views and TERMINALS["3-13"] is views["three-thirteen"]
+
+    class HouseGin(GinState):
+        pass
+
+    assert view_class(HouseGin) is views["gin"]
+    with pytest.raises(LookupError, match="no terminal view plays State"):
+        view_class(State)

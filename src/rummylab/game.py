@@ -198,7 +198,9 @@ class State(ABC):
         """None if ``move`` (an action id, or its text) is legal now for the
         seat to act; otherwise why not, one line in the game's own words,
         citing the rule (§) or decision (D-n) that refuses it where one does.
-        With ``seat``, a move of a seat that is not to act is refused too.
+        With ``seat``, a move of a seat that is not to act is refused too:
+        an interface answering for a seat passes it, so that no reason tells
+        that seat of the cards of the seat to act.
 
         The reason names no key of any interface (a terminal, a browser), so
         every one of them can show it and add its own keys.
