@@ -215,6 +215,8 @@ def test_manipulation_a_typed_meld_is_tried_on_a_copy() -> None:
     assert st.refusal("meld 5h 6h 7h") is None
     assert st.refusal("meld 5h 6h") == "no legal table holds 5h 6h with the cards on the table"
     assert st.refusal("meld 9s 10s Js") == "9s is not in your hand"
+    assert st.refusal("meld 5h 6h 7h", seat=0) == "it is not seat 0's turn: seat 1 is to act"
+    assert st.refusal("meld 5h 6h 7h", seat=1) is None
     assert st.table == () and len(st.hand_of(1)) == 11  # nothing was melded
 
 

@@ -220,6 +220,15 @@ class State(ABC):
             if whole is None:
                 return f"{move!r} is not an action id (an int)"
             action = whole
+        turn = self._turn_refusal(seat)
+        if turn is not None:
+            return turn
+        if action in self.legal_actions():
+            return None
+        return self._refusal(action)
+
+    def _turn_refusal(self, seat: int | None) -> str | None:
+        """Why no move is open now (to ``seat``, when given), or None."""
         if self.is_terminal():
             return "the match is over"
         if seat is not None:
@@ -228,9 +237,7 @@ class State(ABC):
                 return f"no seat {seat!r}"
             if asked != self.current_player():
                 return f"it is not seat {asked}'s turn: seat {self.current_player()} is to act"
-        if action in self.legal_actions():
-            return None
-        return self._refusal(action)
+        return None
 
     def _refusal(self, action: int) -> str:
         """Why ``action``, not legal now, is refused; each game says it by

@@ -39,7 +39,7 @@ from typing import Any, ClassVar, Self
 
 from rummylab.cards import JOKER, Card, card_str, cards_str, check_deck_order, parse_cards
 from rummylab.errors import CardError, IllegalActionError, UnknownActionError
-from rummylab.game import TERMINAL, Event, State, as_text, thawed, whole_number
+from rummylab.game import TERMINAL, Event, State, as_text, thawed
 from rummylab.manipulation.solver import (
     Play,
     arrange_with,
@@ -444,10 +444,11 @@ class ManipulationState(State):
             words = move.strip().split(None, 1)
             if words and words[0].lower() == "meld" and not (
                     len(words) == 2 and words[1].strip().lower() == "best"):
-                early = super().refusal(MELD_BEST, seat)
-                if early is not None and (self._phase == OVER or not self._can_meld() or (
-                        seat is not None and whole_number(seat) != self._to_act)):
-                    return early  # no meld at all now, typed or not
+                turn = self._turn_refusal(seat)
+                if turn is not None:
+                    return turn
+                if not self._can_meld():
+                    return self._refusal(MELD_BEST)  # no meld at all now, typed or not
                 try:
                     self.clone().meld(words[1] if len(words) == 2 else "")
                 except IllegalActionError as e:
