@@ -261,6 +261,7 @@ def test_a_bots_seed_does_not_give_away_the_deal(monkeypatch: pytest.MonkeyPatch
     import rummylab.arena as arena
     import rummylab.cli as cli
     import rummylab.tui as tui
+    import rummylab.tui.base as tui_base
     from rummylab.match import match_seeds
 
     seen = _seeds_given(monkeypatch, arena)
@@ -274,7 +275,7 @@ def test_a_bots_seed_does_not_give_away_the_deal(monkeypatch: pytest.MonkeyPatch
                      "--option", "target=10"]) == 0
     assert seen and not any(_deals_the_same("gin", m, s) for m in match for s in seen)
 
-    seen = _seeds_given(monkeypatch, tui)
+    seen = _seeds_given(monkeypatch, tui_base)  # the view's base makes the bots
     from rich.console import Console
 
     tui.TerminalGame("gin", "simple", 1234, {}, Console(file=None, quiet=True))

@@ -44,7 +44,7 @@ def _play_as_simple(target: Path):
 
     def human_turn(self):
         assert not target.exists() and not target.with_name(target.name + ".part").exists()
-        return make_bot("simple", self.state.game_name).act(self.gin.observation(self.human))
+        return make_bot("simple", self.state.game_name).act(self.state.observation(self.human))
     return human_turn
 
 

@@ -368,18 +368,74 @@ class State(ABC):
 
     def check_legal(self, action: int) -> int:
         """``action`` as a plain int; raise :class:`IllegalActionError`
-        unless it is legal now."""
+        unless it is legal now, with the reason :meth:`refusal` gives."""
         action = as_action(action)
         if self.is_terminal():
             raise IllegalActionError("the match is over")
-        if action not in self.legal_actions():
+        reason = self.refusal(action)
+        if reason is not None:
             try:
                 text = self.action_to_string(action)
             except (IllegalActionError, ValueError, IndexError):
                 text = str(action)
-            legal = ", ".join(self.action_to_string(a) for a in self.legal_actions())
-            raise IllegalActionError(f"{text!r} is not legal now (legal: {legal})")
+            raise IllegalActionError(f"{text!r} is not legal now: {reason}")
         return action
+
+    # -- refusals: why a move is not legal now, in the game's own words ----
+    def refusal(self, move: int | str, seat: int | None = None) -> str | None:
+        """None if ``move`` (an action id, or its text) is legal now for the
+        seat to act; otherwise why not, one line in the game's own words,
+        citing the rule (§) or decision (D-n) that refuses it where one does.
+        With ``seat``, a move of a seat that is not to act is refused too:
+        an interface answering for a seat passes it, so that no reason tells
+        that seat of the cards of the seat to act.
+
+        The reason names no key of any interface (a terminal, a browser), so
+        every one of them can show it and add its own keys.
+
+        >>> from rummylab.registry import new_state
+        >>> state = new_state("gin", seed=1)
+        >>> state.refusal("take discard") is None, state.refusal("draw stock")
+        (True, 'the upcard is offered first: take it or pass (§1.3)')
+        """
+        if isinstance(move, str):
+            try:
+                action = self.string_to_action(move)
+            except IllegalActionError as e:
+                return str(e)
+        else:
+            whole = whole_number(move)
+            if whole is None:
+                return f"{move!r} is not an action id (an int)"
+            action = whole
+        turn = self._turn_refusal(seat)
+        if turn is not None:
+            return turn
+        if action in self.legal_actions():
+            return None
+        return self._refusal(action)
+
+    def _turn_refusal(self, seat: int | None) -> str | None:
+        """Why no move is open now (to ``seat``, when given), or None."""
+        if self.is_terminal():
+            return "the match is over"
+        if seat is not None:
+            asked = whole_number(seat)
+            if asked is None or not 0 <= asked < self.num_players:
+                return f"no seat {seat!r}"
+            if asked != self.current_player():
+                return f"it is not seat {asked}'s turn: seat {self.current_player()} is to act"
+        return None
+
+    def _refusal(self, action: int) -> str:
+        """Why ``action``, not legal now, is refused; each game says it by
+        its rules. This fallback names the moves that are legal."""
+        try:
+            self.action_to_string(action)
+        except (IllegalActionError, ValueError, IndexError) as e:
+            return str(e)
+        legal = ", ".join(self.action_to_string(a) for a in self.legal_actions())
+        return f"the legal moves now are {legal}"
 
     # -- views and results -------------------------------------------
     def _result_view(self, results: Sequence[Event]) -> Mapping[str, Any] | None:

@@ -496,6 +496,48 @@ class GinState(State):
     def _opponent(self, seat: int) -> int:
         return self.non_dealer if seat == self.dealer else self.dealer
 
+    # -- refusals (State.refusal): why a move is not legal now --------------
+    def _refusal(self, action: int) -> str:
+        """The reason in the words of §1 (and the options'), for the seat to act."""
+        try:
+            action_text(action)
+        except IllegalActionError as e:
+            return str(e)
+        phase, drawing = self._phase, action in (DRAW_STOCK, TAKE_DISCARD, PASS)
+        if phase == OFFER:
+            if action == DRAW_STOCK:
+                return "the upcard is offered first: take it or pass (§1.3)"
+            return "draw first: take the upcard or pass (§1.3)"
+        if phase == DRAW:
+            rule = self.option_spec["first_draw_after_both_pass"].rule
+            if action == PASS:
+                return ("a pass declines the upcard at the opening only (§1.3): draw from the "
+                        + ("stock" if self._forced_stock else "stock or the discard pile"))
+            if self._forced_stock:
+                if action == TAKE_DISCARD:
+                    return f"both declined the upcard: the first draw is from the stock ({rule})"
+                return f"draw first: both declined the upcard, so from the stock ({rule})"
+            return "draw first: from the stock or the discard pile (§1.4)"
+        if drawing:
+            return "you have drawn this turn: discard a card, or knock (§1.4)"
+        if action == BIG_GIN:
+            if not self.options["big_gin"]:
+                return "big gin is not in these rules (option big_gin, §1 options)"
+            return "big gin needs all eleven cards melded after the draw (§1 options)"
+        knock = action >= KNOCK_BASE
+        card = action - (KNOCK_BASE if knock else DISCARD_BASE)
+        hand = self._hands[self._to_act]
+        if not hand >> card & 1:
+            return f"you do not hold {card_str(card)}"
+        if card == self._taken and not self.options["allow_discard_of_taken_card"]:
+            return (f"{card_str(card)} was taken from the discard pile: it cannot be "
+                    "discarded this turn (D-3)")
+        left = deadwood(hand & ~(1 << card))
+        rule = "§1 options" if self.options["oklahoma"] else "§1.5"
+        only = ": gin only" if self._limit == 0 else ""
+        return (f"discarding {card_str(card)} leaves {left} deadwood, over the knock limit "
+                f"of {self._limit}{only} ({rule})")
+
     # -- scoring -------------------------------------------------------
     def _drawn_result(self) -> Event:
         return {"type": "result", "hand": self._hand_no, "outcome": "drawn",

@@ -534,6 +534,53 @@ class ManipulationState(State):
         self._round_actions.append((seat, text))
         self._round_action_ids.append(action)
 
+    # -- refusals (State.refusal): why a move is not legal now --------------
+    def refusal(self, move: int | str, seat: int | None = None) -> str | None:
+        """As :meth:`State.refusal`; a meld typed out (``meld 7h 8h 9h``, with
+        or without ``=> TABLE``) is tried on a copy of the match."""
+        if isinstance(move, str):
+            words = move.strip().split(None, 1)
+            if words and words[0].lower() == "meld" and not (
+                    len(words) == 2 and words[1].strip().lower() == "best"):
+                turn = self._turn_refusal(seat)
+                if turn is not None:
+                    return turn
+                if not self._can_meld():
+                    return self._refusal(MELD_BEST)  # no meld at all now, typed or not
+                try:
+                    self.clone().meld(words[1] if len(words) == 2 else "")
+                except IllegalActionError as e:
+                    return str(e)
+                return None
+        return super().refusal(move, seat)
+
+    def _refusal(self, action: int) -> str:
+        """The reason in the words of §4, for the seat to act."""
+        if action not in _NAMES:
+            return f"no Manipulation action has id {action}"
+        phase, seat = self._phase, self._to_act
+        if action == KNOCK:
+            return (f"a knock needs {self.options['knock_limit']} points in hand or fewer; "
+                    f"you hold {hand_points(self._hands[seat])} (§4.8)")
+        if action == DRAW:
+            if phase == AFTER_MELD:
+                return "melding ends the turn: no draw after a meld (D-14)"
+            if self._draws >= 3:
+                return "three cards are the most a turn draws (§4.4)"
+            return "the draw pile is used up: no more draws this round (§4.10, D-23)"
+        if action == PASS:
+            drawn = "one card" if self._draws == 1 else f"{self._draws} cards"
+            return (f"the turn goes on: with {drawn} drawn and nothing melded, meld or draw "
+                    "again (§4.4)")
+        if phase == AFTER_MELD:
+            return "melding ends the turn: one meld a turn (D-14)"
+        if not self._can_meld():
+            return "a player who draws a third card may not meld that turn (§4.4)"
+        if self._first_only(seat):
+            return ("your first meld this round is a new meld from your own hand (D-25), "
+                    "and no three cards of it make one")
+        return "no card of your hand fits a meld or the table now (§4.6)"
+
     # -- scoring (§4.9, D-19, D-20) ------------------------------------------
     def _end_round(self, ended: str) -> None:
         n = self.num_players

@@ -448,6 +448,35 @@ class ThirteenState(State):
         self._phase = DRAW
         self._begin_turn()
 
+    # -- refusals (State.refusal): why a move is not legal now --------------
+    def _refusal(self, action: int) -> str:
+        """The reason in the words of §3, for the seat to act."""
+        try:
+            action_text(action)
+        except IllegalActionError as e:
+            return str(e)
+        after = "discard a card" if self._went_out is not None else "discard a card or go out"
+        if self._phase == DRAW:
+            if action == TAKE_DISCARD:
+                return "the discard pile is empty: draw from the stock (§3.4)"
+            return "draw first: from the stock or the discard pile (§3.4)"
+        if action in (DRAW_STOCK, TAKE_DISCARD):
+            return f"you have drawn this turn: {after} (§3.4)"
+        out = action >= GO_OUT_BASE
+        card = action - (GO_OUT_BASE if out else DISCARD_BASE)
+        hand = self._hands[self._to_act]
+        if not multi_has(hand, card):
+            return f"you do not hold {card_str(card)}"
+        if card == self._taken and not self.options["allow_discard_of_taken_card"]:
+            return (f"{card_str(card)} was taken from the discard pile: it cannot be "
+                    "discarded this turn (D-3, §3.11)")
+        if self._went_out is not None:
+            return (f"seat {self._went_out} has gone out: this last turn is a draw and a "
+                    "discard (§3.5)")
+        left = penalty(multi_remove(hand, card), self.wild_rank, natural_wild_sets=self._all_wild)
+        return (f"going out needs every card but the discard in combinations: without "
+                f"{card_str(card)} the rest leaves {left} penalty points (§3.5)")
+
     # -- scoring -------------------------------------------------------
     def _end_round(self, ended: str) -> None:
         """§3.9: every hand is laid down in its best arrangement."""
