@@ -22,6 +22,7 @@ import operator
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from importlib import import_module
 from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
@@ -124,6 +125,8 @@ class State(ABC):
     events: list[Event]
     #: dealt from deck orders given to the constructor, not from the seed
     decks_given: bool = False
+    #: the module that writes and reads this game's positions (rummylab.position)
+    position_module: ClassVar[str]
 
     # -- whose turn, what is legal ------------------------------------
     @abstractmethod
@@ -238,6 +241,18 @@ class State(ABC):
 
     @abstractmethod
     def clone(self) -> Self: ...
+
+    # -- positions (docs/positions.md) ---------------------------------------
+    def position(self, seat: int | None = None) -> str:
+        """This moment as one line: the whole state, or with ``seat`` only
+        what that seat may know (written from its observation alone)."""
+        text: str = self.position_codec().write(self, None if seat is None else self._seat(seat))
+        return text
+
+    @classmethod
+    def position_codec(cls) -> Any:
+        """The game's position module (``write`` and ``read``)."""
+        return import_module(cls.position_module)
 
     @classmethod
     def record_version_setup(cls, version: int) -> dict[str, Any]:

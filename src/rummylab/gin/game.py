@@ -233,6 +233,7 @@ class GinState(State):
     game_name: ClassVar[str] = "gin"
     option_spec: ClassVar[Mapping[str, Option]] = GIN_OPTIONS
     num_seats: ClassVar[int] = 2
+    position_module: ClassVar[str] = "rummylab.gin.position"
 
     def __init__(
         self,

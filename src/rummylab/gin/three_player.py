@@ -41,6 +41,7 @@ class Gin3State(GinState):
     game_name: ClassVar[str] = "gin3"
     option_spec: ClassVar[Mapping[str, Option]] = GIN3_OPTIONS
     num_seats: ClassVar[int] = 3
+    position_module: ClassVar[str] = "rummylab.gin.three_player_position"
 
     def __init__(
         self,

@@ -145,6 +145,7 @@ class ManipulationState(State):
 
     game_name: ClassVar[str] = "manipulation"
     option_spec: ClassVar[Mapping[str, Option]] = MANIPULATION_OPTIONS
+    position_module: ClassVar[str] = "rummylab.manipulation.position"
 
     def __init__(
         self,

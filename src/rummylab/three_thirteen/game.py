@@ -179,6 +179,7 @@ class ThirteenState(State):
 
     game_name: ClassVar[str] = "three-thirteen"
     option_spec: ClassVar[Mapping[str, Option]] = THIRTEEN_OPTIONS
+    position_module: ClassVar[str] = "rummylab.three_thirteen.position"
 
     def __init__(
         self,
