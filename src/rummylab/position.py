@@ -185,9 +185,11 @@ def some_cards(value: str, what: str, *, jokers: bool = False) -> tuple[list[Car
     return out, unknown
 
 
-def cards_text(cs: Iterable[Card], unknown: int = 0) -> str:
+def cards_text(cs: Iterable[Card], unknown: int | None = None) -> str:
+    """Cards separated by commas, then ``?N`` if ``unknown`` is given (``?0``
+    too: a hidden hand whose every card was seen taken is still hidden)."""
     items = [card_str(c) for c in cs]
-    if unknown:
+    if unknown is not None:
         items.append(f"?{unknown}")
     return ",".join(items) or "-"
 

@@ -8,8 +8,8 @@ extends :class:`GinCodec` with the roles and the sitter's advice.
 ['gin/1', 'hand=1', 'dealer=1', 'scores=0,0', 'won=0,0']
 >>> from_position(text).position() == text
 True
->>> state.position(0).split()[5:7]
-['seat=0', 'turn=0:offer']
+>>> [t for t in state.position(0).split() if t.startswith(("seat", "turn", "hands"))]
+['seat=0', 'turn=0:offer', 'hands=5c,7c,9c,5d,Ah,3h,6h,Kh,3s,4s/?10']
 """
 
 from __future__ import annotations
@@ -218,8 +218,8 @@ class GinCodec:
         if hollywood:
             self._set_games(state, games or [([0] * n, [0] * n)] * 3, target)
         if played is None:
-            f.done()
             self._finish(state, scores, target, games)
+            f.done()
             return state
         to_act, step = played
         if to_act not in holders:
@@ -235,12 +235,14 @@ class GinCodec:
         hand_parts = per_seat(f.need("hands"), n, "hands=")
         hands: list[list[Card]] = []
         unknown: list[int] = []
+        hidden = []  # hands written with unknown cards: the others' in a seat's position
         for s, part in enumerate(hand_parts):
             held, k = some_cards(part, f"hands= seat {s}")
             if len(set(held)) != len(held):
                 raise PositionError(f"hands= seat {s} holds a card twice")
             hands.append(held)
             unknown.append(k)
+            hidden.append("?" in part)
         stock_known, stock_unknown = some_cards(f.need("stock"), "stock=")
         pile = cards(f.need("pile"), "pile=")
         known_text = f.take("known")
@@ -248,7 +250,7 @@ class GinCodec:
                   for s, p in enumerate(per_seat(known_text, n, "known="))]
                  if known_text is not None else [set() for _ in range(n)])
         for s in range(n):
-            if unknown[s]:  # the cards written beside unknown ones are those seen taken
+            if hidden[s]:  # the cards written beside unknown ones are those seen taken
                 known[s] |= set(hands[s])
         moves = read_moves(f.take("moves"), n, move_text)
         self.read_extra(f, state)

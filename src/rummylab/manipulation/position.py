@@ -208,9 +208,9 @@ def read(cls: type[Any], f: Fields, seed: int | None) -> ManipulationState:
     state._knocker = None
     state._best, state._legal = False, None
     if played is None:
-        f.done()
         if not reached:
             raise PositionError(f"turn=over: no seat has reached the target {target}")
+        f.done()
         final = [scores[s] + (int(options["game_bonus"]) if s in reached
                               else int(options["round_bonus"]) * won[s]) for s in range(n)]
         best = max(final)

@@ -75,7 +75,7 @@ def move_text(code: str) -> str | None:
     return f"{verb} {code[1:]}"
 
 
-def _multi_text(multi: int, unknown: int = 0) -> str:
+def _multi_text(multi: int, unknown: int | None = None) -> str:
     return cards_text(multi_cards(multi), unknown)
 
 
@@ -166,9 +166,9 @@ def read(cls: type[Any], f: Fields, seed: int | None) -> ThirteenState:
     state.round, state.dealer, state._scores = rnd, dealer, scores
     state._results, state.events = [], []
     if played is None:
-        f.done()
         if rnd != ROUNDS:
             raise PositionError(f"turn=over: the game ends after round {ROUNDS}, not {rnd}")
+        f.done()
         low = min(scores)
         state._winners = [s for s in range(n) if scores[s] == low]
         state._final = list(scores)
@@ -182,10 +182,12 @@ def read(cls: type[Any], f: Fields, seed: int | None) -> ThirteenState:
     went_out = None if out_text is None else seat(out_text, n, "out=")
     hands: list[list[Card]] = []
     unknown: list[int] = []
+    hidden = []  # hands written with unknown cards: the others' in a seat's position
     for s, part in enumerate(per_seat(f.need("hands"), n, "hands=")):
         held, k = some_cards(part, f"hands= seat {s}")
         hands.append(sorted(held))
         unknown.append(k)
+        hidden.append("?" in part)
     stock_known, stock_unknown = some_cards(f.need("stock"), "stock=")
     pile = cards(f.need("pile"), "pile=")
     known_text = f.take("known")
@@ -210,7 +212,7 @@ def read(cls: type[Any], f: Fields, seed: int | None) -> ThirteenState:
         if len(hands[s]) + unknown[s] != want:
             raise PositionError(f"hands=: seat {s} holds {len(hands[s]) + unknown[s]} cards; "
                                 f"in round {rnd} it holds {want} at this step")
-        if unknown[s] and not known_text:
+        if hidden[s] and not known_text:
             known[s] = list(hands[s])  # written beside unknown cards: seen taken
         if not _sub(known[s], hands[s]):
             raise PositionError(f"known=: seat {s} does not hold all of "
