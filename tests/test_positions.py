@@ -29,6 +29,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummylab import PositionError, from_position, new_state
+from rummylab.bots import make_bot
 from rummylab.cards import JOKER, cards_of, multi_cards, parse_card
 from rummylab.game import State
 from rummylab.gin.three_player import Gin3State
@@ -61,12 +62,22 @@ def results(state: State) -> list[dict[str, Any]]:
     return found
 
 
-def step(state: State, rng: random.Random) -> None:
-    """One random legal move (in three-player Gin, sometimes advised first)."""
-    if (isinstance(state, Gin3State) and state.current_player() == state.non_dealer
-            and rng.random() < 0.3):
+SIMPLE = {game: make_bot("simple", game, 0) for game in OPTIONS}
+
+
+def step(state: State, rng: random.Random, bots: float = 0.6) -> None:
+    """One legal move, the simple bot's or a random one, so that hands end
+    (random players seldom go out) and take odd turns (in three-player Gin
+    the sitter sometimes advises first)."""
+    seat = state.current_player()
+    if isinstance(state, Gin3State) and seat == state.non_dealer and rng.random() < 0.3:
         state.advise(rng.choice(state.legal_actions()))
-    state.apply_action(rng.choice(state.legal_actions()))
+        if rng.random() < 0.5:
+            return  # a moment with the advice given and the captain still to move
+    if rng.random() < bots:
+        state.apply_action(SIMPLE[state.game_name].act(state.observation(seat)))
+    else:
+        state.apply_action(rng.choice(state.legal_actions()))
 
 
 def moment(game: str, options: dict[str, Any], seed: int, steps: int) -> State:
@@ -209,6 +220,42 @@ def test_seat_positions_round_trip_and_hold_only_what_the_seat_knows(
                 not obs.actions and "moves" not in f)
 
 
+WHOLE = [("gin", {"target": 40}), ("gin", {"oklahoma": True, "target": 30}),
+         ("gin", {"hollywood": True, "target": 25}), ("gin3", {"target": 30}),
+         ("three-thirteen", {"players": 2}), ("three-thirteen", {"players": 4}),
+         ("manipulation", {"players": 2, "target": 40}),
+         # no knocking: the rounds run the pile out (§4.10, D-23)
+         ("manipulation", {"players": 2, "knock_limit": 0, "target": 40}),
+         ("manipulation", {"players": 3, "initial_meld_from_hand": True, "target": 40})]
+
+
+@pytest.mark.parametrize(("game", "options"), WHOLE)
+def test_every_moment_of_a_whole_match_round_trips(game: str, options: dict[str, Any]) -> None:
+    """Every moment from the deal to the end, the end too (turn=over), the
+    last turns of a round and the reshuffles (D-12) among them."""
+    seed = 3 if options.get("knock_limit") == 0 else 17  # 3: the pile runs out
+    state = new_state(game, options, seed=seed)
+    rng = random.Random(seed)
+    seen: set[str] = set()
+    while True:
+        text = state.position()
+        assert from_position(text, seed=5).position() == text
+        for seat in range(state.num_players):
+            mine = state.position(seat)
+            assert from_position(mine, seed=seat).position(seat) == mine
+        seen.update(f.split("=")[0] for f in text.split()[1:])
+        seen.update(f for f in text.split() if f.startswith("turn="))
+        if state.is_terminal():
+            break
+        step(state, rng, 0.0 if options.get("knock_limit") == 0 else 0.6)
+    assert "turn=over" in seen
+    assert "moves" in seen and ("taken" in seen or game == "manipulation")
+    if options.get("knock_limit") == 0:
+        assert "last" in seen
+    if game == "gin3":
+        assert "advice" in seen
+
+
 def test_a_seat_position_hides_the_other_hands_and_the_stock() -> None:
     state = new_state("gin", seed=5)
     text = state.position(0)
@@ -220,6 +267,20 @@ def test_a_seat_position_hides_the_other_hands_and_the_stock() -> None:
     a, b = from_position(text, seed=1), from_position(text, seed=2)
     assert a.position() != b.position()
     assert a.position(0) == b.position(0) == text
+
+
+def test_after_both_decline_the_upcard_the_first_draw_is_from_the_stock() -> None:
+    """§1.3: the step ``stock`` is written and read back, in every seat's position."""
+    state = new_state("gin", seed=2)
+    state.apply("pass")
+    state.apply("pass")
+    text = state.position()
+    assert f"turn={state.current_player()}:stock" in text
+    again = from_position(text)
+    assert again.legal_actions() == state.legal_actions() == [0]
+    for seat in range(2):
+        mine = state.position(seat)
+        assert ":stock" in mine and from_position(mine, seed=9).legal_actions() == [0]
 
 
 def test_cards_seen_taken_stay_in_the_takers_hand() -> None:
@@ -359,7 +420,9 @@ def thirteen_cases() -> list[tuple[str, str]]:
     two = base("three-thirteen", {}, seed=4)
     first = hand_first(p)
     hands = f["hands"].split("/")
-    later = moment("three-thirteen", {"players": 3}, 4, 1).position()  # a discard step
+    drew = new_state("three-thirteen", {"players": 3}, seed=4)
+    drew.apply("draw stock")  # a discard step after a draw from the stock
+    later = drew.position()
     return [
         *common("three-thirteen"),
         (sub(p, "pile", f"{first},{first},{first}"), "more often than the pack holds it (2)"),
