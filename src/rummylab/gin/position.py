@@ -340,7 +340,9 @@ class GinCodec:
             if limit_text is not None or double_text is not None:
                 raise PositionError("limit= and double= are Oklahoma's (oklahoma=true)")
             return None, None
-        limit = integer(limit_text or "", "limit=", 0, 10)
+        if limit_text is None:
+            raise PositionError("field limit= is missing: Oklahoma's knock limit for the hand")
+        limit = integer(limit_text, "limit=", 0, 10)
         if limit == 1:
             raise PositionError("limit=1: an ace upcard allows gin only (limit=0)")
         double = None if double_text is None else flag(double_text, "double=")
