@@ -489,6 +489,35 @@ def test_bad_positions_are_refused_with_one_line(game: str) -> None:
         assert message in said, (text, said, message)
 
 
+@settings(max_examples=150)
+@given(data=st.data())
+def test_a_garbled_position_is_refused_or_plays_on(data: st.DataObject) -> None:
+    """A position with characters dropped, changed or added is either refused
+    with a one-line PositionError (never another exception) or names a
+    moment that plays on and writes itself back the same."""
+    game = data.draw(st.sampled_from(list(OPTIONS)))
+    options, seed, steps = data.draw(moments(game))
+    state = moment(game, options, seed, min(steps, 60))
+    text = state.position(data.draw(st.sampled_from([None, *range(state.num_players)])))
+    for _ in range(data.draw(st.integers(1, 3))):
+        at = data.draw(st.integers(0, len(text) - 1))
+        char = data.draw(st.sampled_from("0123456789,/:=?-|>AKQJTcdhsxk ;"))
+        how = data.draw(st.sampled_from(["drop", "change", "add"]))
+        text = text[:at] + ("" if how == "drop" else char) + text[at + (how != "add"):]
+    try:
+        again = from_position(text, seed=1)
+    except PositionError as e:
+        assert str(e) and "\n" not in str(e)
+        return
+    whole = again.position()
+    assert from_position(whole, seed=2).position() == whole
+    rng = random.Random(seed)
+    for _ in range(10):
+        if again.is_terminal():
+            break
+        again.apply_action(rng.choice(again.legal_actions()))
+
+
 def test_the_bases_of_the_bad_positions_are_good() -> None:
     """Each bad case is one change to a position that is read."""
     for game in CASES:
