@@ -36,5 +36,10 @@ class RecordError(RummyError, ValueError):
                          else message)
 
 
+class PositionError(RummyError, ValueError):
+    """A position (one line naming a moment of a game) that cannot be read or
+    names no moment the rules allow."""
+
+
 class BotError(RummyError):
     """A bot that raised, or answered with a move that is not legal, during play."""

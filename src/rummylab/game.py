@@ -24,6 +24,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import import_module
 from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
@@ -312,6 +313,8 @@ class State(ABC):
     events: list[Event]
     #: dealt from deck orders given to the constructor, not from the seed
     decks_given: bool = False
+    #: the module that writes and reads this game's positions (rummylab.position)
+    position_module: ClassVar[str]
 
     # -- whose turn, what is legal ------------------------------------
     @abstractmethod
@@ -598,6 +601,18 @@ class State(ABC):
         """The best arrangement of a hand (for ``rummylab analyze``); the
         keys of ``given`` are in ``analysis_inputs``."""
         raise OptionError(f"{cls.game_name} has no hand analysis")
+
+    # -- positions (docs/positions.md) ---------------------------------------
+    def position(self, seat: int | None = None) -> str:
+        """This moment as one line: the whole state, or with ``seat`` only
+        what that seat may know (written from its observation alone)."""
+        text: str = self.position_codec().write(self, None if seat is None else self._seat(seat))
+        return text
+
+    @classmethod
+    def position_codec(cls) -> Any:
+        """The game's position module (``write`` and ``read``)."""
+        return import_module(cls.position_module)
 
     @classmethod
     def record_version_setup(cls, version: int) -> dict[str, Any]:
