@@ -97,5 +97,5 @@ export function sorted(codes) { return [...codes].sort((a, b) => sortKey(a) - so
 
 export function cardsOf(text) {
   if (!text) return [];
-  return Array.isArray(text) ? text : text.split(/\s+/).filter(Boolean);
+  return Array.isArray(text) ? [...text] : text.split(/\s+/).filter(Boolean);
 }

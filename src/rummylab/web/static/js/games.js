@@ -34,10 +34,11 @@ function drawGame(spec) {
     // what this seat may do: its legal moves, or (a three-player Gin sitter) its advice
     moves(ctx) {
       const v = ctx.view;
-      if (v.legal && v.legal.length) return { kind: "act", list: v.legal };
+      // the sitter is shown the captain's legal moves: its advice is one of them
       if (spec.adviceMoves && v.role === "sitter" && !v.terminal && v.to_act === v.hand_seat) {
-        return { kind: "advise", list: spec.adviceMoves(ctx) };
+        return { kind: "advise", list: v.legal && v.legal.length ? v.legal : spec.adviceMoves(ctx) };
       }
+      if (v.legal && v.legal.length) return { kind: "act", list: v.legal };
       return { kind: "watch", list: [] };
     },
 
@@ -252,7 +253,7 @@ const gin = drawGame({
     const out = h("span", { class: "muted", text: bits.join(" · ") });
     const opponent = v.players.length === 2 ? 1 - v.seat : null;
     if (seat === opponent && v.opponent_hand_size) {
-      const backs = h("span", { class: "opp-hand", "aria-label": `${v.opponent_hand_size} cards` });
+      const backs = h("span", { class: "opp-hand", role: "img", "aria-label": `${v.opponent_hand_size} cards in hand` });
       for (let i = 0; i < v.opponent_hand_size; i++) backs.append(backEl("card"));
       backs.querySelectorAll(".card").forEach((c) => c.setAttribute("aria-hidden", "true"));
       const known = cardsOf(v.opponent_known);

@@ -141,7 +141,9 @@ class TableClient {
     if (this.selected && !(view.hand || []).includes(this.selected)) this.selected = null;
     if (this.hint && this.hint.version !== view.version) this.hint = null;
     if (this.game.onView) this.game.onView(this, before, view);
+    if (view.version !== this.version) return; // a newer view came while this one was arranged
     this.render();
+    this.shown = view.version;
     if (full && !before) this.announceState();
   }
 
