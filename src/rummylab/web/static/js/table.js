@@ -161,6 +161,7 @@ class TableClient {
     const roundKey = this.game.roundKey(view);
     let fresh = [];
     if (!before) {
+      if (view.last_result) this.recordResult(view.last_result); // a hand over before we came
       this.seenActions = { key: roundKey, n: actions.length };
       if (!this.log.length) fresh = actions;
     } else if (this.seenActions && this.seenActions.key === roundKey && actions.length >= this.seenActions.n) {
