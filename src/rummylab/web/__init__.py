@@ -123,11 +123,13 @@ def launch(game: str | None = None, *, host: str = "127.0.0.1", port: int = 8000
             return
         url = base + "/"
         if game is not None:
+            from rummylab.registry import game_class
             from rummylab.web.catalogue import games
 
-            found = next((g for g in games() if g["game"] == game), None)
+            name = game_class(game).game_name  # an alias ("313") names its game
+            found = next((g for g in games() if g["game"] == name), None)
             players = found["players"]["default"] if found else 2
-            body = json.dumps({"game": game, "options": options or {},
+            body = json.dumps({"game": name, "options": options or {},
                                "seats": ["human"] + [f"bot:{bot}"] * (players - 1)}).encode()
             req = urllib.request.Request(base + "/api/tables", data=body,
                                          headers={"Content-Type": "application/json"})
