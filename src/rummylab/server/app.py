@@ -260,6 +260,9 @@ def create_app(settings: Settings) -> FastAPI:
         await websocket.accept()
         await _session(websocket, actor, seat, since, settings, moves_allowed)
 
+    from rummylab.web import mount  # the browser client (static files, lobby and table pages)
+
+    mount(app)
     return app
 
 

@@ -1,0 +1,146 @@
+"""The browser client: plain ES modules, HTML, CSS and SVG cards served by
+the table server as static files (no build step, no Node at install or run
+time). :func:`mount` adds them, the table pages and two read-only routes
+to the server's app; :func:`launch` starts a local server and opens the
+browser (``rummylab play``).
+
+Everything a seat sees comes from the server's per-seat view and events;
+the routes added here read only the registry (``/api/games``) and the
+seat's own observation (``/api/tables/ID/arrangement``).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+import webbrowser
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+STATIC = Path(__file__).parent / "static"
+CARDS = STATIC / "cards"
+
+# a card's file name: rank and suit (the art's own naming), a joker or the back
+_CARD_FILE = re.compile(r"^(?:[2-9TJQKA][CDHS]|2J|back)\.svg$")
+# the four-colour deck: diamonds blue, clubs green (only the suit signs and
+# indices, the symbols S<suit>… and V<suit>… of the art; the court figures keep theirs)
+_FOUR_COLOURS = {"D": ('"red"', '"blue"'), "C": ('"black"', '"green"')}
+
+
+@cache
+def four_colour_svg(name: str) -> str:
+    """The card ``name`` (e.g. ``7D.svg``) of the four-colour deck, recoloured
+    from the two-colour art."""
+    text = (CARDS / name).read_text(encoding="utf-8")
+    suit = name[1] if len(name) == 6 else ""
+    if suit not in _FOUR_COLOURS:
+        return text
+    old, new = _FOUR_COLOURS[suit]
+    symbol = re.compile(r'<symbol id="[SV]' + suit + r'[^"]*".*?</symbol>', re.S)
+    return symbol.sub(lambda m: m.group(0).replace(old, new), text)
+
+
+def mount(app: FastAPI) -> None:
+    """Serve the client from ``app``: ``/`` the lobby, ``/t/ID`` a table,
+    ``/static/…`` its files, ``/api/games`` the games and their options."""
+    from fastapi import Query
+    from fastapi.responses import FileResponse, Response
+    from fastapi.staticfiles import StaticFiles
+
+    from rummylab.web.arrange import arrangement
+    from rummylab.web.catalogue import games
+
+    shell = STATIC / "index.html"
+    no_cache = {"Cache-Control": "no-cache"}
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(shell, headers=no_cache)
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(shell, headers=no_cache)
+
+    @app.get("/api/games")
+    async def game_list() -> dict[str, Any]:
+        return {"games": _games_cached(games)}
+
+    @app.get("/cards4/{name}", include_in_schema=False)
+    async def four_colour(name: str) -> Response:
+        if not _CARD_FILE.match(name):
+            return Response('{"error": "no such card"}', status_code=404,
+                            media_type="application/json")
+        return Response(four_colour_svg(name), media_type="image/svg+xml",
+                        headers={"Cache-Control": "max-age=86400"})
+
+    @app.get("/api/tables/{table_id}/arrangement")
+    async def arranged(table_id: str, token: str = Query(max_length=100)) -> dict[str, Any]:
+        hub = app.state.hub
+        actor = await hub.get(table_id[:64])
+        seat = hub.seat_of(actor, token)
+        if seat is None:
+            return {"version": actor.version, "arrangement": None}
+        return {"version": actor.version, "arrangement": arrangement(actor.state, seat)}
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+
+_GAMES: list[Any] = []
+
+
+def _games_cached(build: Any) -> list[Any]:
+    if not _GAMES:
+        _GAMES.extend(build())
+    return _GAMES
+
+
+def launch(game: str | None = None, *, host: str = "127.0.0.1", port: int = 8000,
+           db: str | None = None, bot: str = "simple", open_browser: bool = True,
+           options: dict[str, Any] | None = None) -> None:
+    """Start a local server and open the browser at the lobby, or, with
+    ``game``, at a new table of that game against ``bot`` (``rummylab play``).
+    Runs until interrupted."""
+    import json
+    import urllib.request
+
+    from rummylab.server.app import serve
+
+    base = f"http://{host}:{port}"
+
+    def open_when_ready() -> None:
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(base + "/api/games", timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            return
+        url = base + "/"
+        if game is not None:
+            from rummylab.registry import game_class
+            from rummylab.web.catalogue import games
+
+            name = game_class(game).game_name  # an alias ("313") names its game
+            found = next((g for g in games() if g["game"] == name), None)
+            players = found["players"]["default"] if found else 2
+            body = json.dumps({"game": name, "options": options or {},
+                               "seats": ["human"] + [f"bot:{bot}"] * (players - 1)}).encode()
+            req = urllib.request.Request(base + "/api/tables", data=body,
+                                         headers={"Content-Type": "application/json"})
+            try:
+                with urllib.request.urlopen(req, timeout=10) as answer:
+                    url = base + json.loads(answer.read())["seats"][0]["url"]
+            except OSError as e:
+                print(f"could not create the table: {e}", flush=True)
+        print(f"playing at {url}", flush=True)
+        if open_browser:
+            webbrowser.open(url)
+
+    threading.Thread(target=open_when_ready, daemon=True).start()
+    serve(host, port, db, 20)

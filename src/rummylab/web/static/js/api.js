@@ -1,0 +1,36 @@
+// The server's HTTP API: JSON in and out; a refusal becomes an Error with
+// the server's one-line reason.
+export async function request(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (e) {
+    throw new ApiError(0, "the server cannot be reached");
+  }
+  const text = await res.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
+  if (!res.ok) {
+    throw new ApiError(res.status, (data && data.error) || `the server answered ${res.status}`);
+  }
+  return data === null ? text : data;
+}
+
+export class ApiError extends Error {
+  constructor(status, message) { super(message); this.status = status; }
+}
+
+export const get = (path) => request("GET", path);
+export const post = (path, body) => request("POST", path, body);
+
+// A message id unique to this page: a resend of the same move is applied once.
+let counter = 0;
+export function newId() {
+  counter += 1;
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}-${counter}`;
+}

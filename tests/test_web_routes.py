@@ -1,0 +1,115 @@
+"""The browser client's routes on the table server (issue 43): the page
+shell, the static files and card art, the games list the lobby builds its
+form from, and the arrangement of a seat's own hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the table server needs the web extra")
+pytest.importorskip("httpx", reason="FastAPI's TestClient needs httpx")
+
+from fastapi.testclient import TestClient
+
+from rummylab.registry import GAMES, game_class
+from rummylab.server.app import create_app
+from rummylab.server.hub import Settings
+from rummylab.web import CARDS, four_colour_svg
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Any:
+    with TestClient(create_app(Settings(db=f"sqlite:///{tmp_path / 't.db'}"))) as c:
+        yield c
+
+
+def test_pages_and_static_files(client: Any) -> None:
+    for path in ("/", "/t/abc"):
+        r = client.get(path)
+        assert r.status_code == 200 and '<main id="main"' in r.text
+        assert 'src="/static/js/app.js"' in r.text
+    assert client.get("/static/js/app.js").status_code == 200
+    assert client.get("/static/cards/7H.svg").headers["content-type"].startswith("image/svg")
+    assert client.get("/cards4/../app.py").status_code == 404
+
+
+def test_every_card_face_a_joker_and_a_back_are_vendored_with_their_licence() -> None:
+    names = {p.name for p in CARDS.glob("*.svg")}
+    faces = {r + s + ".svg" for r in "A23456789TJQK" for s in "CDHS"}
+    assert faces | {"2J.svg", "back.svg"} <= names
+    readme = (CARDS / "README.md").read_text(encoding="utf-8")
+    assert "CC0" in readme and "Adrian Kennard" in readme and "0.5.0" in readme
+
+
+def test_four_colour_deck_recolours_only_diamonds_and_clubs_signs() -> None:
+    two = (CARDS / "KD.svg").read_text(encoding="utf-8")
+    four = four_colour_svg("KD.svg")
+    assert '"blue"' in four and '"blue"' not in two
+    assert four.count('"red"') == two.count('"red"') - 2  # the court figure keeps its red
+    assert '"green"' in four_colour_svg("7C.svg")
+    assert four_colour_svg("7H.svg") == (CARDS / "7H.svg").read_text(encoding="utf-8")
+
+
+def test_games_list_every_game_with_its_options_and_bots(client: Any) -> None:
+    games = client.get("/api/games").json()["games"]
+    assert [g["game"] for g in games] == list(GAMES)
+    for g in games:
+        spec = game_class(g["game"]).option_spec
+        assert [o["name"] for o in g["options"]] == [n for n in spec if n != "players"]
+        for o in g["options"]:
+            assert o["default"] == spec[o["name"]].default
+        assert 1 < g["players"]["min"] <= g["players"]["default"] <= g["players"]["max"]
+        assert any(b["level"] == "simple" for b in g["bots"])
+
+
+def _table(client: Any, game: str, seats: list[str], seed: int = 3) -> Any:
+    r = client.post("/api/tables", json={"game": game, "seats": seats, "seed": seed})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_arrangement_is_of_the_seats_own_hand(client: Any, game: str) -> None:
+    n = 3 if game == "gin3" else 2
+    t = _table(client, game, ["human"] * n)
+    for s in t["seats"]:
+        view = client.get(f"/api/tables/{t['table']}?token={s['token']}").json()
+        got = client.get(f"/api/tables/{t['table']}/arrangement?token={s['token']}").json()
+        arr = got["arrangement"]
+        if not view["hand"]:
+            assert arr is None
+            continue
+        laid = [c.split("=")[0] for m in arr["melds"] for c in m] + arr["unmatched"]
+        assert sorted(laid) == sorted(view["hand"])  # every card of its hand, no other
+        assert isinstance(arr["points"], int) and arr["points"] >= 0
+
+
+def test_gin_arrangement_is_the_engines_least_deadwood(client: Any) -> None:
+    from importlib import import_module
+
+    from rummylab.cards import parse_mask
+    from rummylab.registry import new_state
+
+    try:  # the solver's module, under its new name or its old one
+        solver: Any = import_module("rummylab.gin.solver")
+    except ImportError:
+        solver = import_module("rummylab.gin.melds")
+    t = _table(client, "gin", ["human", "human"], seed=7)
+    arr = client.get(f"/api/tables/{t['table']}/arrangement?"
+                     f"token={t['seats'][0]['token']}").json()["arrangement"]
+    hand = new_state("gin", {}, 7).observation(0).hand
+    assert arr["word"] == "deadwood"
+    assert arr["points"] == solver.deadwood(hand)
+    for meld in arr["melds"]:
+        assert solver.is_meld(parse_mask(meld))
+
+
+def test_arrangement_needs_the_seats_token(client: Any) -> None:
+    t = _table(client, "gin", ["human", "bot:simple"])
+    r = client.get(f"/api/tables/{t['table']}/arrangement?token=wrong")
+    assert r.status_code == 403 and r.json() == {"error": "wrong token"}
+    spectator = client.get(f"/api/tables/{t['table']}/arrangement?token={t['spectator']}")
+    assert spectator.json()["arrangement"] is None
