@@ -256,6 +256,35 @@ def test_every_moment_of_a_whole_match_round_trips(game: str, options: dict[str,
         assert "advice" in seen
 
 
+@pytest.mark.parametrize("options", [{"oklahoma": True, "target": 80},
+                                     {"hollywood": True, "target": 25}])
+@pytest.mark.parametrize("game", ["gin", "gin3"])
+def test_a_gin_seat_position_carries_the_public_scores(game: str,
+                                                       options: dict[str, Any]) -> None:
+    """§1 (Oklahoma, Hollywood): the hands won, Hollywood's three games and
+    Oklahoma's doubling are public at the table, so every seat's position
+    writes them as the full position does, and a state started from it keeps
+    them: the line bonus and the games go on as in the original."""
+    state = new_state(game, options, seed=11)
+    rng = random.Random(11)
+    checked = 0
+    while not state.is_terminal():
+        full = fields(state.position())
+        for seat in range(state.num_players):
+            mine = fields(state.position(seat))
+            for key in ("won", "games", "double"):
+                assert mine.get(key) == full.get(key), (key, seat)
+            again = from_position(state.position(seat), seed=seat)
+            assert again._wins == state._wins  # type: ignore[attr-defined]
+            assert again._multiplier == state._multiplier  # type: ignore[attr-defined]
+            if options.get("hollywood"):
+                assert again._hw_cols == state._hw_cols  # type: ignore[attr-defined]
+                assert again._hw_wins == state._hw_wins  # type: ignore[attr-defined]
+        checked += int(max(state.scores) > 0)
+        step(state, rng)
+    assert checked  # moments after a hand was scored
+
+
 def test_a_seat_position_hides_the_other_hands_and_the_stock() -> None:
     state = new_state("gin", seed=5)
     text = state.position(0)

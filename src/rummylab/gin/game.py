@@ -152,6 +152,13 @@ class GinObservation(Observation):
     # three-player Gin: the sitter's advice on the captain's move to make
     # (in the captain's and the sitter's views only: it tells of the captain's cards)
     advice: tuple[str, ...] = ()
+    # public at the table, and so in a seat's position: the hands won (line
+    # bonus, shutout), Hollywood's three games as (points, hands won) per seat,
+    # and whether Oklahoma's spade upcard doubles this hand. Not in to_dict():
+    # its keys are what the RL adapters and the server's views were built on
+    hands_won: tuple[int, ...] = ()
+    games: tuple[tuple[tuple[int, int], ...], ...] = ()
+    doubled: bool = False
 
     def cards_in_hand(self) -> list[Card]:
         """The hand seat's cards (none for a seat that holds no hand)."""
@@ -709,6 +716,10 @@ class GinState(State):
             last_result=self._result_view(self._results),
             options=MappingProxyType(dict(self.options)),
             roles=tuple(self.role_of(s) for s in range(self.num_players)),
+            hands_won=tuple(self._wins),
+            games=(tuple(tuple(zip(self._hw_cols[g], self._hw_wins[g], strict=True))
+                         for g in range(3)) if self.options["hollywood"] else ()),
+            doubled=self._multiplier == 2 and self._phase != OVER,
         )
 
     def _hand_seat_for(self, seat: int) -> int:

@@ -145,6 +145,12 @@ class GinCodec:
                f"seat={obs.seat}", f"hand={obs.hand_number}"]
         out += self.roles_tokens(obs.dealer, obs.roles)
         out.append(f"scores={ints_text(obs.scores)}")
+        # the hands won and Hollywood's games are public: written as in the full position
+        if obs.hands_won:
+            out.append(f"won={ints_text(obs.hands_won)}")
+        if obs.games:
+            out.append("games=" + "/".join(",".join(f"{p}:{w}" for p, w in game)
+                                           for game in obs.games))
         if obs.phase == OVER:
             out.append("turn=over")
             return " ".join(out)
@@ -159,7 +165,7 @@ class GinCodec:
                                                                           "take discard"):
             out.append("taken=?")  # seen taken; which of its known cards is not shown
         if obs.options["oklahoma"]:
-            out.append(f"limit={obs.knock_limit}")
+            out += [f"limit={obs.knock_limit}", f"double={str(obs.doubled).lower()}"]
         holders = [s for s in range(n) if obs.roles[s] != "sitter"]
         opponent = next(s for s in holders if s != obs.hand_seat)
         hands = []
