@@ -150,6 +150,7 @@ class Chunk:
     seeds: tuple[int, ...]
     record: bool
     seatings: str = "cyclic"
+    position: str | None = None  # each match starts from it (rummylab.from_position)
 
 
 @dataclass
@@ -192,7 +193,8 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
             if writer is not None:
                 # global match number, 1-based in the header
                 writer.matches = deal * len(order) + r
-            state = play_match(chunk.game, bots, match_seed, options, writer=writer, stats=stats)
+            state = play_match(chunk.game, bots, match_seed, options, writer=writer, stats=stats,
+                               position=chunk.position)
             out.append(MatchResult(
                 deal, seating, stats.hands, stats.drawn, stats.match_wins, stats.counts,
                 list(getattr(state, "winners", [])), list(getattr(state, "final_scores", [])),
@@ -202,9 +204,9 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
 
 def make_chunks(game: str, specs: Sequence[str], options: Mapping[str, object],
                 seeds: Sequence[int], size: int, record: bool,
-                kind: str = "cyclic") -> list[Chunk]:
+                kind: str = "cyclic", position: str | None = None) -> list[Chunk]:
     opts = tuple(sorted(options.items()))
-    return [Chunk(game, tuple(specs), opts, i, tuple(seeds[i:i + size]), record, kind)
+    return [Chunk(game, tuple(specs), opts, i, tuple(seeds[i:i + size]), record, kind, position)
             for i in range(0, len(seeds), size)]
 
 
@@ -477,13 +479,16 @@ def run_arena(
     progress: Callable[[int], None] | None = None,
     chunk_size: int | None = None,
     seating: str = "cyclic",
+    position: str | None = None,
 ) -> ArenaResult:
     """Play ``deals`` deals once per seating (``seating``: ``cyclic``, the
     seat rotations, or ``all`` the orders of the bots); figures per bot.
 
     ``record`` is a text stream for the JSON Lines record (written in deal
     order); ``progress`` is called with the number of matches done so far.
-    The game name and options must already be resolved (see the CLI)."""
+    The game name and options must already be resolved (see the CLI).
+    With ``position`` every match starts from it, each dealt from its own
+    match seed (a seat's position: its unknown cards differ per match)."""
     n = len(specs)
     if n < 1:
         raise ArenaError("--bots names no bot")
@@ -504,7 +509,8 @@ def run_arena(
     # one process: a deal a chunk, so the progress bar moves with every deal
     size = chunk_size or (1 if backend == "local" and workers == 1
                           else max(1, min(32, math.ceil(deals / (parallel * 4)))))
-    chunks = make_chunks(game, specs, options or {}, seeds, size, record is not None, seating)
+    chunks = make_chunks(game, specs, options or {}, seeds, size, record is not None, seating,
+                         position)
     agg = MatchStats(game, list(specs))
     done: dict[int, ChunkResult] = {}
     order = [c.first for c in chunks]

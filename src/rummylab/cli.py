@@ -194,10 +194,12 @@ def rules(
              epilog="\b\nExamples:\n  rummylab analyze gin 7h 8h 9h Ks Kd Kc 2s 3s 4s 5d Qh\n"
              "  rummylab analyze three-thirteen --round 3 5h 5d 7c 8c 9c\n"
              "  rummylab analyze manipulation --table \"7h 8h 9h | Ks Kd Kc\" --hand \"Kh 2c\"\n"
-             "  rummylab analyze gin 7h 8h 9h Ks Kd Kc 2s 3s 4s 5d --json")
+             "  rummylab analyze gin 7h 8h 9h Ks Kd Kc 2s 3s 4s 5d --json\n"
+             "  rummylab analyze gin --position \"gin/1 seat=1 hand=1 dealer=0 scores=0,0 "
+             "turn=1:offer hands=?10/7h,8h,9h,Ks,Kd,Kc,2s,3s,4s,5d stock=?31 pile=Qh\"")
 def analyze(
     game: Annotated[str, typer.Argument(
-        metavar="GAME", help="gin, three-thirteen or manipulation")],
+        metavar="GAME", help="gin, three-thirteen or manipulation (with --position any game)")],
     cards: Annotated[list[str] | None, typer.Argument(
         metavar="CARD", help="the hand, e.g. 7h 8h 9h Ks ... (manipulation: use --hand)")] = None,
     round_: Annotated[int | None, typer.Option(
@@ -213,18 +215,69 @@ def analyze(
                           "three to five; Three Thirteen 1 for two players, 2 for three or "
                           "four")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    position: Annotated[str | None, typer.Option(
+        metavar='"POSITION"', help="a moment of a game (docs/positions.md): the best move of "
+        "its seat, or of the seat to act, with the reason and the hand's figures")] = None,
+    seed: Annotated[int | None, typer.Option(
+        metavar="N", help="with --position: deals a seat's unknown cards")] = None,
 ) -> None:
     """Best arrangement of a hand; after the draw also the best discard; for
-    Manipulation the best play onto a table."""
+    Manipulation the best play onto a table; at a position the best move."""
     cls = game_class(game)
     text = " ".join(cards or [])
     # an option the game does not read would be dropped unseen: refuse it
     given = {"round": round_, "table": table_, "hand": hand, "decks": decks}
+    if position is not None or seed is not None:
+        _analyze_position(cls, position, seed, ["cards"] * bool(cards) + [
+            f"--{k}" for k, v in given.items() if v is not None], as_json)
+        return
     extra = [f"--{k}" for k, v in given.items() if v is not None
              and k not in cls.analysis_inputs]
     if extra:
         fail(f"{cls.game_name} does not take {', '.join(extra)}")
     result = cls.analyze(text, **{k: v for k, v in given.items() if k in cls.analysis_inputs})
+    if as_json:
+        console.print_json(json.dumps(result))
+        return
+    out = Table(show_header=False)
+    for key, value in result.items():
+        out.add_row(key, " | ".join(value) if isinstance(value, list) else _cell(value))
+    console.print(out)
+
+
+def _position_of(cls: Any, text: str) -> str:
+    """``text``, checked to be a position of ``cls``'s game."""
+    from rummylab.position import split
+
+    found = game_class(split(text).game).game_name
+    if found != cls.game_name:
+        fail(f"the position is of {found}, not {cls.game_name}")
+    return text
+
+
+def _position_start(cls: Any, text: str, options: dict[str, object]) -> Any:
+    """The state a match starts from at ``text`` (its unknown cards dealt
+    from seed 0): a position of ``cls``'s game, with its own options, where
+    the match is not over."""
+    from rummylab.position import from_position
+
+    if options:
+        fail("--position holds the options: it takes no --option")
+    state = from_position(_position_of(cls, text), 0)
+    if state.is_terminal():
+        fail("the match is over at this position: there is nothing to play")
+    return state
+
+
+def _analyze_position(cls: Any, position: str | None, seed: int | None,
+                      extra: list[str], as_json: bool) -> None:
+    from rummylab.analysis import analyze_position
+
+    if position is None:
+        fail("--seed goes with --position (it deals a seat's unknown cards)")
+    if extra:  # the position holds the hand, the round, the table
+        fail(f"--position holds the hand and the table: it takes no {extra[0]}")
+    result = analyze_position(_position_of(cls, position), seed)
     if as_json:
         console.print_json(json.dumps(result))
         return
@@ -266,15 +319,21 @@ def simulate(
     workers: Annotated[int, typer.Option(
         metavar="N", help="local worker processes (1: in-process); the figures and the "
                           "record do not depend on it")] = 1,
+    position: Annotated[str | None, typer.Option(
+        metavar='"POSITION"', help="start every match from this moment (docs/positions.md); "
+        "each match's seed deals a seat's position's unknown cards and the later hands")
+    ] = None,
 ) -> None:
     """Play full matches between bots and summarize them."""
     cls = game_class(game)
     name = cls.game_name
     options: dict[str, object] = dict(parse_option_args(option))
     specs = split_bots(bots)  # as the arena splits them: key=value continues a spec
-    if specs:
+    if specs and position is None:
         _seats_from_bots(cls, options, specs, bots)
-    probe = new_state(name, options, 0)  # validates the options before anything runs
+    # validates the options (or the position) before anything runs
+    probe = (new_state(name, options, 0) if position is None
+             else _position_start(cls, position, options))
     specs = specs or ["simple"] * probe.num_players
     if len(specs) != probe.num_players:
         fail(f"{name} needs {probe.num_players} bots, got {len(specs)}: {bots}")
@@ -286,7 +345,7 @@ def simulate(
         # the arena's runner, each deal once in the seats given: matches are
         # folded in deal order, so nothing depends on the number of workers
         result = run_arena(name, specs, games, seed, options, workers=workers, record=stream,
-                           ratings=False, seating=SEATED,
+                           ratings=False, seating=SEATED, position=position,
                            progress=lambda done: bar.update(task, completed=done))
     stats = result.stats
     stats.seats = [b.spec() for b in players]
@@ -567,12 +626,19 @@ def play(
         metavar="FILE", help="write the match's record when it is over")] = None,
     players: Annotated[int | None, typer.Option(
         metavar="N", help="number of players (three-thirteen, manipulation)")] = None,
+    position: Annotated[str | None, typer.Option(
+        metavar='"POSITION"', help="start from this moment (docs/positions.md), in its seat "
+        "for a seat's position, else in seat 0")] = None,
 ) -> None:
     """Play a full match against bots in the terminal."""
     from rummylab.tui import play_terminal
 
     cls = game_class(game)
     options: dict[str, object] = dict(parse_option_args(option))
+    if position is not None:  # the position holds the options and the players
+        if players is not None:
+            fail("--position holds the number of players: it takes no --players")
+        _position_start(cls, position, options)
     if players is not None:
         if "players" not in cls.option_spec:
             fail(f"{cls.game_name} has a fixed number of players")
@@ -592,7 +658,8 @@ def play(
         seed = random.SystemRandom().randrange(2**31)
     again = f"This match was seed {seed}: --seed {seed} deals it again."
     try:
-        text = play_terminal(cls.game_name, bot, seed, options, record is not None, console)
+        text = play_terminal(cls.game_name, bot, seed, options, record is not None, console,
+                             position=position)
     except KeyboardInterrupt:
         # Ctrl-C leaves like 'quit', with the seed to come back to (130, the shell's
         # code; main reports SIGTERM's as 143)

@@ -313,6 +313,9 @@ class State(ABC):
     events: list[Event]
     #: dealt from deck orders given to the constructor, not from the seed
     decks_given: bool = False
+    #: the position the match started from (rummylab.from_position), or None:
+    #: a record's header carries it, and replaying starts from it again
+    start_position: str | None = None
     #: the module that writes and reads this game's positions (rummylab.position)
     position_module: ClassVar[str]
 

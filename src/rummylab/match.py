@@ -153,9 +153,17 @@ def play_match(
     *,
     writer: RecordWriter | None = None,
     stats: MatchStats | None = None,
+    position: str | None = None,
 ) -> State:
-    """Play one match between bots; stream its record and figures."""
-    state = new_state(game, options, seed)
+    """Play one match between bots; stream its record and figures. From
+    ``position`` (its options are the position's) the match starts at that
+    moment, a seat's unknown cards dealt from ``seed``."""
+    if position is not None:
+        from rummylab.position import from_position
+
+        state = from_position(position, seed)
+    else:
+        state = new_state(game, options, seed)
     if len(bots) != state.num_players:
         raise ValueError(f"{game} needs {state.num_players} bots, got {len(bots)}")
     if writer is not None:

@@ -295,4 +295,5 @@ def from_position(text: str, seed: int | None = None) -> State:
         raise PositionError(f"unknown game {fields.game!r} (games: {', '.join(GAMES)})")
     cls = game_class(fields.game)
     state: State = codec_of(cls).read(cls, fields, seed)
+    state.start_position = " ".join(text.split())
     return state

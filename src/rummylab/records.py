@@ -165,6 +165,10 @@ def header(state: State, seats: Sequence[str], match: int = 1,
         "options": dict(state.options), "seats": list(seats), "seed": state.seed,
         "match": match,
     }
+    if state.start_position is not None:
+        # started from a position: the hand in progress is the position's,
+        # with the seed's unknown cards; later hands are dealt by the seed
+        out["position"] = state.start_position
     if state.decks_given:
         out["dealt"] = "given"
     return out
@@ -443,6 +447,23 @@ def _a(kind: object) -> str:
     return f"{'an' if word[:1] in ('a', 'e', 'i', 'o', 'u') else 'a'} {word}"
 
 
+def _from_position(text: object, seed: object, game: str, raw: str, line: int) -> State:
+    """The state a record's header ``position`` names, dealt by its seed."""
+    from rummylab.position import from_position, split
+
+    if not isinstance(text, str):
+        raise RecordError(f"'position' must be a position's text, not {_shown(text)}", line,
+                          _column(raw, "position"))
+    if type(seed) is not int:
+        # the seed fills the position's unknown cards and deals the later hands
+        raise RecordError("a match started from a position needs its seed", line,
+                          _column(raw, "seed"))
+    if split(text).game != game:
+        raise RecordError(f"the position is of {split(text).game}, the header's game is {game}",
+                          line, _column(raw, "position"))
+    return from_position(text, seed)
+
+
 def _replay_match(lines: list[tuple[int, str, dict[str, Any]]],
                   number: int | None) -> ReplayedMatch:
     n0, _, head = lines[0]
@@ -494,9 +515,15 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]],
         # every game is reproducible from its seed: a seeded match is dealt again from
         # it, and its deal lines must agree; one dealt as given replays its own decks
         seeded = type(seed) is int and head.get("dealt") != "given"
+        start = head.get("position")
+        state: State
         with as_played():
-            state: State = (ctor(options, seed, **played) if seeded
-                            else ctor(options, seed, decks=decks, **kwargs, **played))
+            if start is not None:
+                state = _from_position(start, seed, cls.game_name, lines[0][1], n0)
+            elif seeded:
+                state = ctor(options, seed, **played)
+            else:
+                state = ctor(options, seed, decks=decks, **kwargs, **played)
         seats = head.get("seats")
         if (not isinstance(seats, list) or len(seats) != state.num_players
                 or not all(isinstance(x, str) for x in seats)):
@@ -559,7 +586,8 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]],
             raise RecordError(f"mismatch: {message}", n, column)
     if pending or not state.is_terminal():
         raise RecordError("the match is not over where the record ends", lines[-1][0])
-    hands = sum(1 for _, _, o in lines if o["type"] == "deal")
+    # a match started from a position plays its first hand undealt
+    hands = sum(1 for _, _, o in lines if o["type"] == "deal") + (start is not None)
     winners = list(getattr(state, "winners", []))
     final = list(getattr(state, "final_scores", []))
     return ReplayedMatch(match, state.game_name, n0, hands, actions,

@@ -320,7 +320,9 @@ class GinState(State):
     def analyze(cls, cards: str, **given: Any) -> dict[str, Any]:
         from rummylab.gin.analysis import analyze_gin
 
-        return analyze_gin(cards, knock_limit=int(cls.option_spec["knock_limit"].default))
+        # a position's hand has its own knock limit (Oklahoma's upcard)
+        limit = given.get("knock_limit", cls.option_spec["knock_limit"].default)
+        return analyze_gin(cards, knock_limit=int(limit))
 
     @classmethod
     def utility_bound(cls, options: Mapping[str, OptionValue], players: int,

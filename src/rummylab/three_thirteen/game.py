@@ -260,7 +260,8 @@ class ThirteenState(State):
         if given.get("round") is None:
             raise OptionError("three-thirteen needs --round R (1-11)")
         decks = given.get("decks")
-        return analyze_thirteen(cards, given["round"], decks=2 if decks is None else decks)
+        return analyze_thirteen(cards, given["round"], decks=2 if decks is None else decks,
+                                natural_wild_sets=bool(given.get("natural_wild_sets", False)))
 
     @classmethod
     def move_limit(cls, players: int) -> int:

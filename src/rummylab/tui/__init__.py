@@ -73,16 +73,27 @@ TERMINALS: Mapping[str, type[TerminalGame]] = _ViewsByName()
 
 
 def play_terminal(game: str, bot: str, seed: int | None, options: Mapping[str, object],
-                  record: bool, console: Console) -> str | None:
+                  record: bool, console: Console, position: str | None = None) -> str | None:
     """Play a match at the terminal. With ``record``, return the match's
     record once it is over (None if the player left it): it is kept in
-    memory meanwhile, since each hand's deck order is in it."""
+    memory meanwhile, since each hand's deck order is in it. From
+    ``position`` the match starts at that moment (rummylab.from_position
+    with ``seed``), the player in the position's seat (else seat 0)."""
     if isinstance(sys.stdin, io.TextIOWrapper):
         # a typed line that is no text in the locale's encoding is read with
         # replacement characters (and refused as a move), not lost with the
         # rest of the buffered input
         sys.stdin.reconfigure(errors="replace")
-    tg = TERMINALS[game](game, bot, seed, options, console)
+    if position is None:
+        tg = TERMINALS[game](game, bot, seed, options, console)
+    else:
+        from rummylab.position import from_position, split
+
+        start = from_position(position, seed)
+        seat = split(position).values.get("seat")
+        tg = TERMINALS[game](game, bot, seed, start.options, console,
+                             human=0 if seat is None else int(seat))
+        tg.state = start
     stream = io.StringIO() if record else None
     console.print(f"[bold]{game}[/] against {escape(bot)}. {escape(tg.help_text())}")
     tg.run(RecordWriter(stream) if stream is not None else None)
