@@ -297,3 +297,61 @@ def test_finished_tables_make_room_and_come_back_from_the_database(tmp_path: Pat
         assert t["table"] not in c.app.state.hub.actors  # type: ignore[attr-defined]
         after = c.get(f"/api/tables/{t['table']}", params={"token": t["spectator"]}).json()
         assert after == before
+
+
+def test_a_table_starts_from_a_position_and_is_rebuilt_from_it(tmp_path: Path) -> None:
+    """Issue 44: ``"position"`` in place of a fresh deal. The position deals
+    the hand in progress, the table's seed the later hands (its seed_hash
+    covers those); the record starts from the position and verifies; a
+    restarted server rebuilds the table from the position and its log."""
+    import random
+
+    from rummylab import new_state
+
+    moment = new_state("gin", {"target": 10}, seed=2)
+    rng = random.Random(2)
+    for _ in range(5):
+        moment.apply_action(rng.choice(moment.legal_actions()))
+    text = moment.position()
+    db = tmp_path / "t.db"
+    with client(db) as c:
+        body = {"game": "gin", "seats": ["human", "bot:simple"], "seed": 11, "position": text}
+        r = c.post("/api/tables", json=body)
+        assert r.status_code == 201, r.text
+        t = r.json()
+        assert t["seed_hash"] == seed_hash(11)
+        token = t["seats"][0]["token"]
+        a = actor(c, t["table"])
+        assert a.state.position() == text
+        view = c.get(f"/api/tables/{t['table']}", params={"token": token}).json()
+        assert sorted(view["hand"]) == sorted(
+            text.split("hands=")[1].split("/")[0].split(","))
+    with client(db) as c:  # rebuilt from the position and the log
+        assert actor(c, t["table"]).state.position() == text
+        play_out(c, t, {0: token})
+        record = c.get(f"/api/tables/{t['table']}/record", params={"token": token}).text
+    head = json.loads(record.splitlines()[0])
+    assert head["position"] == text and head["seed"] == 11
+    assert len(verify(io.StringIO(record), t["seed_hash"])) == 1
+
+
+@pytest.mark.parametrize(("more", "words"), [
+    ({"position": "gin/1 hand=1"}, "field dealer= is missing"),
+    ({"position": "three-thirteen/1 round=1"}, "the position is of three-thirteen, not gin"),
+    ({"position": "gin/1 seat=0 hand=1 dealer=0 scores=100,0 won=1,0 turn=over"},
+     "nothing to play"),
+    ({"options": {"target": 10}}, "give no options"),
+])
+def test_a_bad_position_is_refused_in_one_line(tmp_path: Path, more: dict, words: str) -> None:
+    text = new_position()
+    with client(tmp_path / "t.db") as c:
+        body = {"game": "gin", "seats": ["human", "human"], "position": text, **more}
+        r = c.post("/api/tables", json=body)
+        assert r.status_code == 400 and words in r.json()["error"], r.text
+        assert "\n" not in r.json()["error"]
+
+
+def new_position() -> str:
+    from rummylab import new_state
+
+    return new_state("gin", seed=4).position(0)

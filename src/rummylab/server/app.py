@@ -52,6 +52,8 @@ class NewTable(BaseModel):
     seed: int | None = None
     grace: float | None = None  # seconds a player may be away before a bot takes the seat
     zombie: Annotated[str, Field(min_length=1, max_length=200)] = "simple"
+    # a moment to start from (docs/positions.md), in place of a fresh deal
+    position: Annotated[str | None, Field(min_length=1, max_length=4000)] = None
 
 
 class Move(BaseModel):
@@ -205,7 +207,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def create(body: NewTable, request: Request) -> dict[str, Any]:
         client = request.client.host if request.client else "unknown"
         return await hub.create(body.game, body.seats, body.options, body.seed, body.grace,
-                                body.zombie, client)
+                                body.zombie, client, position=body.position)
 
     @app.get("/api/tables/{table_id}")
     async def view(table_id: str, token: Annotated[str, Query(max_length=100)]

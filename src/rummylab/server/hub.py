@@ -21,7 +21,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from rummylab.bots import make_bot
-from rummylab.errors import RummyError
+from rummylab.errors import PositionError, RummyError
+from rummylab.position import from_position, split
 from rummylab.registry import game_class, new_state
 from rummylab.server.journal import Journal, JournalError
 from rummylab.server.store import Store, TableRow, Write
@@ -84,7 +85,9 @@ class Hub:
         return actor
 
     def _rebuild(self, row: TableRow, events: list[Any]) -> TableActor:
-        state = new_state(row.game, row.options, row.seed)
+        position = row.settings.get("position")
+        state = (new_state(row.game, row.options, row.seed) if position is None
+                 else from_position(str(position), row.seed))
         actor = TableActor(row, state, self.journal)
         actor.replay(events)
         return actor
@@ -92,7 +95,7 @@ class Hub:
     # -- creating -------------------------------------------------------------
     async def create(self, game: str, seats: list[str], options: Mapping[str, Any],
                      seed: int | None, grace: float | None, zombie: str,
-                     client: str) -> dict[str, Any]:
+                     client: str, position: str | None = None) -> dict[str, Any]:
         if len(self.actors) >= self.settings.max_tables:
             self._evict()
         if len(self.actors) >= self.settings.max_tables:
@@ -103,7 +106,8 @@ class Hub:
             raise Rejected(429, f"this address already has {open_here} unfinished tables "
                                 f"(at most {self.settings.max_open_tables})")
         try:
-            row, state = self._new_table(game, seats, dict(options), seed, grace, zombie, client)
+            row, state = self._new_table(game, seats, dict(options), seed, grace, zombie, client,
+                                         position)
         except RummyError as e:
             raise Rejected(400, str(e)) from None
         tokens = [None if bot_spec(s) else secrets.token_urlsafe(24) for s in row.seats]
@@ -131,18 +135,23 @@ class Hub:
 
     def _new_table(self, game: str, seats: list[str], options: dict[str, Any],
                    seed: int | None, grace: float | None, zombie: str,
-                   client: str) -> tuple[TableRow, Any]:
+                   client: str, position: str | None = None) -> tuple[TableRow, Any]:
         cls = game_class(game)
         for s in seats:
             if s != "human" and bot_spec(s) is None:
                 raise RummyError(f"a seat is \"human\" or \"bot:LEVEL[:options]\", not {s!r}")
-        if "players" in cls.option_spec and "players" not in options:
+        if position is not None and options:
+            raise RummyError("a position holds its options: give no options with it")
+        if "players" in cls.option_spec and "players" not in options and position is None:
             options["players"] = len(seats)  # the seats say how many play
         if seed is None:
             seed = secrets.randbelow(SEED_LIMIT)
         elif not 0 <= seed < SEED_LIMIT:
             raise RummyError(f"the seed must be from 0 to {SEED_LIMIT - 1}")
-        state = new_state(cls.game_name, options, seed)
+        if position is None:
+            state = new_state(cls.game_name, options, seed)
+        else:
+            state = self._from_position(cls, position, seed)
         if len(seats) != state.num_players:
             raise RummyError(f"{cls.game_name} with these options is played by "
                              f"{state.num_players} players, not {len(seats)} seats")
@@ -156,10 +165,25 @@ class Hub:
         row = TableRow(
             id=secrets.token_urlsafe(9), game=cls.game_name, options=dict(state.options),
             seats=list(seats), seed=seed, seed_hash=seed_hash(seed), tokens=[],
-            spectator="", client=client[:64], settings={"grace": grace, "zombie": zombie},
+            spectator="", client=client[:64], settings={"grace": grace, "zombie": zombie,
+                                                        **({"position": position} if position
+                                                           else {})},
             opening_hash="", created=time.time(),
         )
         return row, state
+
+    @staticmethod
+    def _from_position(cls: Any, text: str, seed: int) -> Any:
+        """The table's state at ``text``: the position deals the hand in
+        progress (a seat's position's unknown cards from ``seed``), the seed
+        the later hands, so the published seed_hash covers those."""
+        game = split(text).game
+        if game_class(game).game_name != cls.game_name:
+            raise PositionError(f"the position is of {game}, not {cls.game_name}")
+        state = from_position(text, seed)
+        if state.is_terminal():
+            raise PositionError("the match is over at this position: there is nothing to play")
+        return state
 
     def _evict(self) -> None:
         """Let go of finished tables nobody is watching: they are in the database,
