@@ -276,7 +276,7 @@ def _analyze_position(cls: Any, position: str | None, seed: int | None,
     if position is None:
         fail("--seed goes with --position (it deals a seat's unknown cards)")
     if extra:  # the position holds the hand, the round, the table
-        fail(f"--position holds the hand and the table: it takes no {extra[0]}")
+        fail(f"--position holds the hand, the round and the table: it takes no {extra[0]}")
     result = analyze_position(_position_of(cls, position), seed)
     if as_json:
         console.print_json(json.dumps(result))
