@@ -12,6 +12,10 @@ A record file holds one or more matches. Each match is::
     ...
     {"type":"end","winners":[1],"totals":[..],"hands_won":[..],"final_scores":[..]}
 
+A match started from a position (docs/positions.md) has ``"position":"gin/1 ..."``
+after ``"match"`` in its header and no deal line for the hand in progress: it
+replays from ``from_position(position, seed)``.
+
 Lines are compact JSON (``separators=(",", ":")``) with keys in the order
 above; replaying a record re-applies every action to a fresh state built from
 the header and the deck orders, and regenerates every line, which must match
