@@ -78,8 +78,11 @@ class GinView(TerminalGame):
         self._spade_double = False
         if st.options.get("oklahoma") and st.discard_pile:
             up = st.discard_pile[0]
-            self._spade_double = up // 13 == 3
-            limit = st.observation(self.human).knock_limit
+            obs = st.observation(self.human)
+            # public, and right for a match started from a position too (the
+            # pile's bottom card need not be the upcard there)
+            self._spade_double = obs.doubled
+            limit = obs.knock_limit
             self.say(f"Oklahoma: the upcard {card_str(up)} sets the knock limit at {limit}"
                      + (" (gin only)" if limit == 0 else "")
                      + ("; a spade: this hand counts double" if self._spade_double else ""))
