@@ -50,7 +50,6 @@ LAYERS: dict[str, str] = {
     "rummylab.three_thirteen.analysis": "solvers",
     "rummylab.manipulation.analysis": "solvers",
     # games: the State API, each game, the registry that finds them
-    "rummylab": "games",
     "rummylab.game": "games",
     "rummylab.registry": "games",
     "rummylab.gin": "games",
@@ -62,7 +61,15 @@ LAYERS: dict[str, str] = {
     "rummylab.manipulation.game": "games",
     # records: writing and replaying matches
     "rummylab.records": "records",
-    "rummylab.verify": "records",  # the server's seed-commitment check (issue 42)
+    "rummylab.verify": "records",
+    # positions: the one-line notation of a moment, each game's codec beside its game
+    "rummylab.position": "records",
+    "rummylab.gin.position": "records",
+    "rummylab.gin.three_player_position": "records",
+    "rummylab.three_thirteen.position": "records",
+    "rummylab.manipulation.position": "records",
+    # the package's front door: new_state and from_position
+    "rummylab": "records",  # the server's seed-commitment check (issue 42)
     # bots: a bot sees an observation and picks an action
     "rummylab.bots.*": "bots",
     # play: matches, the arena, analysis, statistics
@@ -76,6 +83,8 @@ LAYERS: dict[str, str] = {
     "rummylab.tui.*": "adapters",
     "rummylab.rl.*": "adapters",
     "rummylab.server.*": "adapters",
+    "rummylab.web": "adapters",
+    "rummylab.web.*": "adapters",
 }
 
 ENGINE = ORDER[: ORDER.index("bots") + 1]

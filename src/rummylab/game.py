@@ -24,12 +24,11 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import import_module
 from types import MappingProxyType
 from typing import Any, ClassVar, Self
 
 from rummylab.cards import cards_str
-from rummylab.errors import CardError, IllegalActionError, OptionError
+from rummylab.errors import CardError, IllegalActionError, OptionError, PositionError
 from rummylab.options import Option, OptionValue, resolve_options
 
 Card = int
@@ -237,6 +236,17 @@ class Observation:
         raise NotImplementedError
 
 
+# each game's position codec, registered by the notation layer above the games
+# (rummylab.position): a game does not name the module that reads it
+_POSITION_CODECS: dict[type[State], Any] = {}
+
+
+def register_position_codec(cls: type[State], codec: Any) -> None:
+    """Make ``codec`` (with ``write(state, seat)`` and ``read(cls, fields,
+    seed)``) the one that writes and reads ``cls``'s positions."""
+    _POSITION_CODECS[cls] = codec
+
+
 class State(ABC):
     """A match in progress. Subclasses are the games.
 
@@ -316,8 +326,6 @@ class State(ABC):
     #: the position the match started from (rummylab.from_position), or None:
     #: a record's header carries it, and replaying starts from it again
     start_position: str | None = None
-    #: the module that writes and reads this game's positions (rummylab.position)
-    position_module: ClassVar[str]
 
     # -- whose turn, what is legal ------------------------------------
     @abstractmethod
@@ -614,8 +622,13 @@ class State(ABC):
 
     @classmethod
     def position_codec(cls) -> Any:
-        """The game's position module (``write`` and ``read``)."""
-        return import_module(cls.position_module)
+        """The game's position codec (``write`` and ``read``): the notation
+        layer above the games registers it (``rummylab.position``, imported
+        with the package)."""
+        codec = _POSITION_CODECS.get(cls)
+        if codec is None:
+            raise PositionError(f"{cls.game_name} has no position notation")
+        return codec
 
     @classmethod
     def record_version_setup(cls, version: int) -> dict[str, Any]:

@@ -8,9 +8,10 @@ notation's version, then ``key=value`` fields separated by single spaces::
 A value holds no space: cards are written in the project's notation (D-1)
 separated by commas, ``-`` is an empty list, ``?10`` ten cards the writer
 does not know, ``/`` separates the seats' parts of a field. Each game's
-module (``position_module`` on its State class) says which fields it has;
-this module reads the line into :class:`Fields`, converts values and
-dispatches :func:`from_position` to the game.
+codec (``<game>/position.py``, registered with its State class when the
+package is imported) says which fields it has; this module reads the
+line into :class:`Fields`, converts values and dispatches
+:func:`from_position` to the game.
 
 >>> f = split("gin/1 hand=2 scores=0,25")
 >>> f.game, f.version, f.need("hand")
@@ -26,7 +27,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol
 
 from rummylab.cards import JOKER, Card, card_str, parse_card
@@ -276,8 +276,8 @@ def read_moves(value: str | None, players: int, decode: Any) -> list[tuple[int, 
 
 
 def codec_of(cls: type[State]) -> Codec:
-    module: Codec = import_module(cls.position_module)
-    return module
+    codec: Codec = cls.position_codec()
+    return codec
 
 
 def from_position(text: str, seed: int | None = None) -> State:

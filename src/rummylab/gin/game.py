@@ -258,7 +258,6 @@ class GinState(State):
     observation_type: ClassVar[type[Observation]] = GinObservation
     move_forms: ClassVar[tuple[str, ...]] = (
         "draw stock", "take discard", "pass", "discard 7h", "knock 7h", "big gin")
-    position_module: ClassVar[str] = "rummylab.gin.position"
 
     def __init__(
         self,

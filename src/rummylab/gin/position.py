@@ -20,6 +20,7 @@ from typing import Any
 
 from rummylab.cards import Card, card_str, cards_of, mask_of, parse_card
 from rummylab.errors import CardError, PositionError
+from rummylab.game import register_position_codec
 from rummylab.gin.game import (
     DISCARD,
     DRAW,
@@ -419,3 +420,4 @@ class GinCodec:
 CODEC = GinCodec()
 write = CODEC.write
 read = CODEC.read
+register_position_codec(GinState, CODEC)

@@ -77,7 +77,6 @@ class Gin3State(GinState):
             Figure(f"{role}_hands", f"{role}_hands"),
             Figure(f"{role}_win_rate", f"{role}_won", f"{role}_hands"),
             Figure(f"{role}_points_per_hand", f"{role}_points", f"{role}_hands"))))
-    position_module: ClassVar[str] = "rummylab.gin.three_player_position"
 
     def __init__(
         self,

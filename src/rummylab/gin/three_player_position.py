@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rummylab.errors import IllegalActionError, PositionError
+from rummylab.game import register_position_codec
 from rummylab.gin.game import GinState
 from rummylab.gin.position import GinCodec
 from rummylab.gin.three_player import GIN3_OPTIONS, Gin3State
@@ -78,3 +79,4 @@ class Gin3Codec(GinCodec):
 CODEC = Gin3Codec()
 write = CODEC.write
 read = CODEC.read
+register_position_codec(Gin3State, CODEC)

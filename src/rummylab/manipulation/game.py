@@ -171,7 +171,6 @@ class ManipulationState(State):
     move_forms: ClassVar[tuple[str, ...]] = ("draw", "knock", "pass", "meld best", "meld CARDS",
                                              "meld CARDS => TABLE")
     analysis_inputs: ClassVar[frozenset[str]] = frozenset({"table", "hand", "decks"})
-    position_module: ClassVar[str] = "rummylab.manipulation.position"
 
     def __init__(
         self,

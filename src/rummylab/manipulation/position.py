@@ -16,10 +16,12 @@ True
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any
 
 from rummylab.cards import JOKER, Card, card_str, cards_str, parse_card
 from rummylab.errors import CardError, PositionError
+from rummylab.game import register_position_codec
 from rummylab.manipulation.game import (
     AFTER_MELD,
     FINAL,
@@ -323,3 +325,6 @@ def read(cls: type[Any], f: Fields, seed: int | None) -> ManipulationState:
     state._drawn = drawn
     state._phase = _PHASE[step]
     return state
+
+
+register_position_codec(ManipulationState, sys.modules[__name__])

@@ -202,7 +202,6 @@ class ThirteenState(State):
     analysis_inputs: ClassVar[frozenset[str]] = frozenset({"round", "decks"})
     max_deals: ClassVar[int | None] = ROUNDS
     reshuffles_stock: ClassVar[bool] = True  # D-12
-    position_module: ClassVar[str] = "rummylab.three_thirteen.position"
 
     def __init__(
         self,

@@ -16,10 +16,12 @@ True
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from rummylab.cards import Card, card_str, multi_cards, multi_count, multi_of
 from rummylab.errors import CardError, PositionError
+from rummylab.game import register_position_codec
 from rummylab.position import (
     VERSION,
     Fields,
@@ -266,3 +268,6 @@ def read(cls: type[Any], f: Fields, seed: int | None) -> ThirteenState:
     state._reshuffle_id = reshuffles
     state._legal = None
     return state
+
+
+register_position_codec(ThirteenState, sys.modules[__name__])
