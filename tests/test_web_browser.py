@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -53,8 +54,9 @@ def _free_port() -> int:
 
 
 class Server:
-    def __init__(self, db: str) -> None:
+    def __init__(self, db: str, cli: bool = False) -> None:
         self.db = db
+        self.cli = cli  # run as `python -m rummylab serve`, as a player does
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -63,8 +65,10 @@ class Server:
         env = dict(os.environ)
         src = str(Path(__file__).resolve().parents[1] / "src")
         env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
-        self.proc = subprocess.Popen([sys.executable, "-c", SERVE, str(self.port), self.db],
-                                     env=env)
+        argv = (["-m", "rummylab", "serve", "--port", str(self.port), "--db", self.db]
+                if self.cli else ["-c", SERVE, str(self.port), self.db])
+        self.proc = subprocess.Popen([sys.executable, *argv], env=env,
+                                     stdout=subprocess.DEVNULL)
         deadline = time.time() + 30
         while time.time() < deadline:
             try:
@@ -463,5 +467,122 @@ def test_small_screen_and_four_colour_deck(server: Server, browser: Any) -> None
     p.my_turn()
     srcs = p.page.eval_on_selector_all(".hand img", "els => els.map(e => e.getAttribute('src'))")
     assert srcs and all(s.startswith("/cards4/") for s in srcs)
+    assert p.errors == []
+    p.close()
+
+
+# what Chromium logs by itself when a server it was talking to is gone: the
+# network's errors, not the page's
+NETWORK = ("net::ERR_CONNECTION_REFUSED", "WebSocket connection to", "net::ERR_EMPTY_RESPONSE",
+           "net::ERR_CONNECTION_RESET")
+
+
+def _move_on(p: Page, view: dict[str, Any]) -> None:
+    """One move of the seat to act: pass, draw, or the best discard."""
+    legal = view["legal"]
+    if "pass" in legal:
+        p.page.click("#move-pass")
+    elif "draw stock" in legal:
+        p.page.click("#stock")
+    else:
+        card = (_best_discard(p, legal, "discard") or legal[0]).split()[-1]
+        p.page.click(f'.hand [data-card="{card}"]')
+        p.page.click(f'.hand [data-card="{card}"]')
+    p.after(view["version"])
+
+
+def test_the_server_killed_and_restarted_mid_hand(browser: Any,
+                                                  tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Issue 43: ``rummylab serve`` killed (SIGKILL) and started again on the same
+    database and port: the page says it is reconnecting, then shows the same hand
+    and plays on."""
+    db = tmp_path_factory.mktemp("kill") / "tables.sqlite3"
+    srv = Server(f"sqlite:///{db}", cli=True)
+    srv.start()
+    try:
+        t = srv.table("gin", ["human", "bot:simple"], seed=13)
+        p = Page(browser)
+        p.open(srv.base + t["seats"][0]["url"])
+        _move_on(p, p.my_turn())
+        view = p.my_turn()
+        assert srv.proc is not None
+        srv.proc.kill()  # no shutdown: as a crash or a power cut
+        srv.proc.wait()
+        p.page.wait_for_function("() => !window.rummylab.connected")
+        assert p.page.inner_text("#conn") == "reconnecting…"
+        srv.start()
+        p.page.wait_for_function("() => window.rummylab.connected", timeout=30_000)
+        again = p.my_turn()
+        assert again["version"] == view["version"] and again["hand"] == view["hand"]
+        assert p.page.inner_text("#conn") == "connected"
+        _move_on(p, again)  # and the match goes on
+        assert p.my_turn()["version"] > again["version"]
+        assert [e for e in p.errors if not any(n in e for n in NETWORK)] == []
+        p.close()
+    finally:
+        srv.stop()
+
+
+def _finished_table(server: Server) -> tuple[dict[str, Any], str]:
+    t = server.table("gin", ["bot:random", "bot:simple"], {"target": 10}, seed=6)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(f"{server.base}/api/tables/{t['table']}/record?"
+                                        f"token={t['spectator']}", timeout=10) as r:
+                return t, r.read().decode()
+        except urllib.error.HTTPError:
+            time.sleep(0.1)
+    raise AssertionError("the bots did not finish")
+
+
+def _shown_hand(p: Page) -> list[str]:
+    codes: list[str] = p.page.eval_on_selector_all(".hand [data-card]",
+                                                   "els => els.map(e => e.dataset.card)")
+    return sorted(codes)
+
+
+def test_a_replay_steps_through_every_move(server: Server, browser: Any,
+                                           tmp_path: Path) -> None:
+    """Issue 43: a finished match's page links to its replay, which steps through
+    every move of its record, from a seat's view (that seat's hand at each move)
+    or the spectators'; a record file opens there too."""
+    t, record = _finished_table(server)
+    moves = [json.loads(x) for x in record.splitlines() if '"type":"action"' in x]
+    p = Page(browser)
+    p.open(server.base + t["spectator_url"])
+    p.ready()
+    p.page.click("#replay-link")
+    p.page.wait_for_selector("#replay-pos")
+    assert p.axe() == []
+    steps = p.page.evaluate("window.rummylab.steps.length")
+    assert steps == len(moves) + 1
+    assert p.page.evaluate("window.rummylab.view.seat") is None  # the spectators' view
+    # seen by seat 1: its own hand at each move, every move in the log
+    p.page.select_option("#replay-seat", "0")
+    p.page.wait_for_function("() => window.rummylab.view.seat === 0")
+    p.page.locator("#replay-next").focus()
+    for i, move in enumerate(moves, start=1):
+        p.page.keyboard.press("ArrowRight")
+        assert p.page.evaluate("window.rummylab.at") == i
+        step = p.page.evaluate("window.rummylab.steps[window.rummylab.at]")
+        assert (step["seat"], step["action"]) == (move["seat"], move["action"])
+        if step["view"].get("hand"):
+            assert _shown_hand(p) == sorted(step["view"]["hand"])
+        if i % 10 == 0:
+            assert f"Move {i} of {len(moves)}" == p.page.inner_text("#replay-pos")
+    assert p.page.locator("#replay-next").is_disabled()
+    assert len(p.page.locator("#log li").all()) >= min(40, len(moves))
+    p.page.click("#replay-first")
+    assert p.page.inner_text("#replay-pos").startswith("The deal")
+    # a record file, opened on the replay page
+    path = tmp_path / "match.jsonl"
+    path.write_text(record, encoding="utf-8")
+    p.open(server.base + "/replay")
+    p.page.set_input_files("#replay-file", str(path))
+    p.page.wait_for_selector("#replay-pos")
+    assert p.page.evaluate("window.rummylab.steps.length") == len(moves) + 1
+    p.page.click("#replay-last")
+    assert p.page.inner_text("#replay-pos") == f"Move {len(moves)} of {len(moves)}"
     assert p.errors == []
     p.close()

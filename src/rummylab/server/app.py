@@ -82,21 +82,23 @@ class Bucket:
 class BodyLimit:
     """Refuse a request body over ``limit`` bytes (413) before any route reads it."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, larger: dict[str, int] | None = None) -> None:
         self.app, self.limit = app, limit
+        self.larger = larger or {}  # paths that take more: a record file to replay
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         body = b""
+        limit = self.larger.get(scope.get("path", ""), self.limit)
         while True:
             msg = await receive()
             if msg["type"] != "http.request":
                 return  # the client went away
             body += msg.get("body", b"")
-            if len(body) > self.limit:
-                await _send_json(send, 413, f"the request is larger than {self.limit} bytes")
+            if len(body) > limit:
+                await _send_json(send, 413, f"the request is larger than {limit} bytes")
                 return
             if not msg.get("more_body"):
                 break
@@ -160,7 +162,8 @@ def create_app(settings: Settings) -> FastAPI:
     app = FastAPI(title="rummylab table server", lifespan=lifespan, docs_url=None,
                   redoc_url=None, openapi_url="/api/openapi.json")
     app.state.hub = hub
-    app.add_middleware(BodyLimit, limit=settings.max_body)
+    app.add_middleware(BodyLimit, limit=settings.max_body,
+                       larger={"/api/replay": settings.max_record})
 
     @app.exception_handler(Rejected)
     async def rejected(request: Request, exc: Rejected) -> JSONResponse:

@@ -39,6 +39,7 @@ class Settings:
 
     db: str
     max_body: int = 16 * 1024  # bytes of one request or WebSocket message
+    max_record: int = 2 * 1024 * 1024  # bytes of a record file sent to the replay page
     moves_per_second: float = 10.0  # per token, with bursts of ``move_burst``
     move_burst: int = 30
     max_open_tables: int = 20  # unfinished tables one client address may have created

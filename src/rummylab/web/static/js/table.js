@@ -37,7 +37,7 @@ export function showTable(main, id) {
   return () => client.render();
 }
 
-class TableClient {
+export class TableClient {
   constructor(main, id, token) {
     this.main = main;
     this.id = id;
@@ -333,8 +333,20 @@ class TableClient {
     const box = h("section", { class: "panel result", id: "result", "aria-labelledby": "result-h" });
     box.append(h("h2", { id: "result-h", text: v.terminal ? "The match is over" : this.game.resultHeading(this, res) }));
     this.game.renderResult(this, box, res);
-    if (v.terminal) box.append(h("p", { text: `Final scores: ${this.scoreText()}.` }),
-                                h("p", {}, h("a", { href: "/", text: "Back to the lobby" })));
+    if (v.terminal) {
+      box.append(h("p", { text: `Final scores: ${this.scoreText()}.` }));
+      const links = h("p", { class: "row" });
+      if (!v.replay) {
+        const t = encodeURIComponent(this.token);
+        const seat = v.seat === null ? "" : `&seat=${v.seat}`;
+        links.append(h("a", { href: `/replay/${this.id}?token=${t}${seat}`, id: "replay-link",
+                              text: "Replay this match" }), " · ",
+                     h("a", { href: `/api/tables/${this.id}/record?token=${t}`,
+                              download: `rummylab-${this.id}.jsonl`, text: "Its record" }), " · ");
+      }
+      links.append(h("a", { href: "/", text: "Back to the lobby" }));
+      box.append(links);
+    }
     play.append(box);
   }
 
