@@ -586,3 +586,41 @@ def test_a_replay_steps_through_every_move(server: Server, browser: Any,
     assert p.page.inner_text("#replay-pos") == f"Move {len(moves)} of {len(moves)}"
     assert p.errors == []
     p.close()
+
+
+def test_joining_and_watching_a_table_from_another_browser(server: Server, browser: Any) -> None:
+    """Issue 43: a public table created in one browser is joined (its open seat)
+    and watched from the lobby in others; the joined seat plays."""
+    host = Page(browser)
+    host.open(server.base + "/")
+    host.page.wait_for_selector("#create-form")
+    host.page.select_option("#game", "gin")
+    host.page.select_option("#seat-1", "open")
+    host.page.click("#create")
+    host.page.wait_for_selector("#play-link")
+    assert "open to whoever joins" in host.page.inner_text("#created")
+    table = host.page.evaluate("JSON.parse(localStorage.getItem('rummylab.tables'))[0].table")
+    guest = Page(browser)  # another browser: no link, only the lobby
+    guest.open(server.base + "/")
+    guest.page.wait_for_selector(f'[data-join="{table}"]')
+    assert guest.axe() == []
+    guest.page.click(f'[data-join="{table}"]')
+    view = guest.ready()
+    assert view["seat"] == 1 and view["table"] == table
+    watcher = Page(browser)
+    watcher.open(server.base + "/")
+    watcher.page.wait_for_selector(f'[data-watch="{table}"]')
+    assert watcher.page.locator(f'[data-join="{table}"]').count() == 0  # no seat is open now
+    watcher.page.click(f'[data-watch="{table}"]')
+    assert watcher.ready()["seat"] is None
+    # the host plays seat 1, the guest seat 2, the watcher sees their moves
+    host.page.click("#play-link")
+    for _ in range(3):
+        v = host.ready()
+        p = host if v["to_act"] == 0 else guest
+        _move_on(p, p.my_turn())
+    watcher.after(v["version"])
+    assert "Seat 2 (friend)" in watcher.page.inner_text("#log")
+    for q in (host, guest, watcher):
+        assert q.errors == []
+        q.close()

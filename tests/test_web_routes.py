@@ -174,3 +174,48 @@ def test_a_record_file_replays_and_a_broken_one_is_one_line(client: Any) -> None
     assert r.json()["error"].startswith("line 5, column 27: illegal action")
     big = client.post("/api/replay", content=b"x" * (3 * 1024 * 1024))
     assert big.status_code == 413
+
+
+def test_a_public_tables_open_seat_is_joined_once(client: Any) -> None:
+    """Issue 43: the lobby lists a public table with its spectators' link and
+    its open seats; joining gives an open seat's token once; a table that is
+    not public takes no one from the lobby."""
+    r = client.post("/api/tables", json={"game": "gin3", "seats": ["human", "open", "open"],
+                                         "public": True, "seed": 2})
+    assert r.status_code == 201, r.text
+    t = r.json()
+    assert [s.get("open", False) for s in t["seats"]] == [False, True, True]
+    assert "token" not in t["seats"][1]
+    listed = next(x for x in client.get("/api/tables").json()["tables"] if x["table"] == t["table"])
+    assert listed["open_seats"] == 2
+    assert listed["spectator_url"].startswith(f"/t/{t['table']}?token=")
+    watch = client.get("/api/tables/" + listed["spectator_url"][3:]).json()
+    assert watch["seat"] is None and "hand" not in watch
+    got = [client.post(f"/api/tables/{t['table']}/join").json() for _ in range(2)]
+    assert [g["seat"] for g in got] == [1, 2]
+    for g in got:
+        view = client.get(f"/api/tables/{t['table']}?token={g['token']}").json()
+        assert view["seat"] == g["seat"] and view["hand_seat"] is not None
+    third = client.post(f"/api/tables/{t['table']}/join")
+    assert third.status_code == 409 and "no seat" in third.json()["error"]
+    listed = next(x for x in client.get("/api/tables").json()["tables"] if x["table"] == t["table"])
+    assert listed["open_seats"] == 0
+    private = _table(client, "gin", ["human", "human"])
+    r = client.post(f"/api/tables/{private['table']}/join")
+    assert r.status_code == 403 and "invite link" in r.json()["error"]
+    assert "spectator_url" not in next(x for x in client.get("/api/tables").json()["tables"]
+                                       if x["table"] == private["table"])
+    r = client.post("/api/tables", json={"game": "gin", "seats": ["human", "open"]})
+    assert r.status_code == 400 and "public" in r.json()["error"]
+
+
+def test_a_joined_seat_survives_a_restart(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'j.db'}"
+    with TestClient(create_app(Settings(db=db))) as c:
+        t = c.post("/api/tables", json={"game": "gin", "seats": ["human", "open"],
+                                        "public": True}).json()
+        joined = c.post(f"/api/tables/{t['table']}/join").json()
+    with TestClient(create_app(Settings(db=db))) as c:
+        view = c.get(f"/api/tables/{t['table']}?token={joined['token']}").json()
+        assert view["seat"] == 1
+        assert c.post(f"/api/tables/{t['table']}/join").status_code == 409

@@ -52,6 +52,7 @@ class NewTable(BaseModel):
     seed: int | None = None
     grace: float | None = None  # seconds a player may be away before a bot takes the seat
     zombie: Annotated[str, Field(min_length=1, max_length=200)] = "simple"
+    public: bool = False  # listed with its spectators' link; its "open" seats can be joined
 
 
 class Move(BaseModel):
@@ -208,7 +209,11 @@ def create_app(settings: Settings) -> FastAPI:
     async def create(body: NewTable, request: Request) -> dict[str, Any]:
         client = request.client.host if request.client else "unknown"
         return await hub.create(body.game, body.seats, body.options, body.seed, body.grace,
-                                body.zombie, client)
+                                body.zombie, client, body.public)
+
+    @app.post("/api/tables/{table_id}/join", status_code=201)
+    async def join(table_id: str) -> dict[str, Any]:
+        return await hub.join(table_id[:64])
 
     @app.get("/api/tables/{table_id}")
     async def view(table_id: str, token: Annotated[str, Query(max_length=100)]
