@@ -516,7 +516,15 @@ def test_the_server_killed_and_restarted_mid_hand(browser: Any,
         assert again["version"] == view["version"] and again["hand"] == view["hand"]
         assert p.page.inner_text("#conn") == "connected"
         _move_on(p, again)  # and the match goes on
-        assert p.my_turn()["version"] > again["version"]
+        now = p.my_turn()
+        assert now["version"] > again["version"]
+        # the moment as one line, as this seat knows it, to copy
+        p.page.click("#position summary")
+        p.page.wait_for_function("() => document.querySelector('#position-text').value")
+        token = t["seats"][0]["token"]
+        with urllib.request.urlopen(f"{srv.base}/api/tables/{t['table']}/position?"
+                                    f"token={token}", timeout=10) as r:
+            assert p.page.input_value("#position-text") == json.loads(r.read())["position"]
         assert [e for e in p.errors if not any(n in e for n in NETWORK)] == []
         p.close()
     finally:

@@ -219,3 +219,22 @@ def test_a_joined_seat_survives_a_restart(tmp_path: Path) -> None:
         view = c.get(f"/api/tables/{t['table']}?token={joined['token']}").json()
         assert view["seat"] == 1
         assert c.post(f"/api/tables/{t['table']}/join").status_code == 409
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_seats_position_is_written_from_its_own_view(client: Any, game: str) -> None:
+    """Issue 43: the page offers the moment as one line; it is the seat's
+    position (State.position(seat): its observation only), and reads back."""
+    from rummylab import from_position
+    from rummylab.registry import new_state
+
+    n = 3 if game == "gin3" else 2
+    t = _table(client, game, ["human"] * n, seed=5)
+    state = new_state(game, {"players": n} if "players" in game_class(game).option_spec
+                      else {}, 5)
+    for s in t["seats"]:
+        got = client.get(f"/api/tables/{t['table']}/position?token={s['token']}").json()
+        assert got["position"] == state.position(s["seat"])
+        assert from_position(got["position"]).game_name == game_class(game).game_name
+    r = client.get(f"/api/tables/{t['table']}/position?token={t['spectator']}")
+    assert r.status_code == 409

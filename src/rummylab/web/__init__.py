@@ -87,6 +87,18 @@ def mount(app: FastAPI) -> None:
             return {"version": actor.version, "arrangement": None}
         return {"version": actor.version, "arrangement": arrangement(actor.state, seat)}
 
+    @app.get("/api/tables/{table_id}/position")
+    async def position(table_id: str, token: str = Query(max_length=100)) -> dict[str, Any]:
+        """This moment as one line, as the seat may know it (State.position(seat)
+        writes it from that seat's observation only); asked for, not sent with
+        every move."""
+        hub = app.state.hub
+        actor = await hub.get(table_id[:64])
+        seat = hub.seat_of(actor, token)
+        if seat is None:
+            raise Rejected(409, "a position is written for a seat: a spectator has none")
+        return {"version": actor.version, "position": actor.state.position(seat)}
+
     @app.get("/replay", include_in_schema=False)
     async def replay_file_page() -> FileResponse:
         return FileResponse(shell, headers=no_cache)

@@ -182,7 +182,8 @@ async function buildList(panel, games) {
   panel.append(el("h2", { id: "open-h", text: "Open tables" }));
   const ul = el("ul", { class: "tables", id: "open-tables" });
   const refresh = el("button", { type: "button", text: "Refresh" });
-  panel.append(ul, refresh);
+  panel.append(ul, refresh,
+               el("p", {}, el("a", { href: "/replay", id: "replay-file-link", text: "Replay a record file" })));
   const title = (name) => (games.find((g) => g.game === name) || { title: name }).title;
   async function load() {
     ul.innerHTML = "";

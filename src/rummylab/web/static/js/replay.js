@@ -154,11 +154,11 @@ class ReplayClient extends TableClient {
         h("label", { for: "replay-seat", text: "Seen by " }), seatSel,
         this.fileName ? h("span", { text: this.fileName }) : null),
       h("div", { class: "row" },
-        step("replay-first", "⏮ First", 0, this.at === 0),
+        step("replay-first", "« First", 0, this.at === 0),
         step("replay-prev", "◀ Back", this.at - 1, this.at === 0),
         h("span", { id: "replay-pos", text: this.at ? `Move ${this.at} of ${n}` : `The deal (${n} moves)` }),
         step("replay-next", "Next ▶", this.at + 1, this.at === n),
-        step("replay-last", "Last ⏭", n, this.at === n)),
+        step("replay-last", "Last »", n, this.at === n)),
       h("div", { class: "row" }, range));
     const step0 = this.steps[this.at];
     if (step0.action !== undefined) bar.append(h("p", { id: "replay-move", text: this.moveLine(step0) }));

@@ -385,6 +385,29 @@ export class TableClient {
     }
     keys.append(ul);
     side.append(scores, logBox, keys);
+    if (v.seat !== null && !v.replay) side.append(this.positionBox());
+  }
+
+  // this moment as one line (rummylab analyze/play --position), as this seat knows it
+  positionBox() {
+    const box = h("details", { class: "panel keys", id: "position" });
+    const out = h("textarea", { id: "position-text", readonly: true, rows: "3", "aria-label": "Position" });
+    const copy = h("button", { type: "button", id: "position-copy", text: "Copy" });
+    copy.addEventListener("click", async () => {
+      out.select();
+      try { await navigator.clipboard.writeText(out.value); say("Position copied."); } catch (e) { say("Select the text and copy it."); }
+    });
+    const load = async () => {
+      try {
+        const got = await get(`/api/tables/${this.id}/position?token=${encodeURIComponent(this.token)}`);
+        out.value = got.position;
+      } catch (e) { out.value = e.message; }
+    };
+    box.addEventListener("toggle", () => { if (box.open) load(); });
+    if (this.positionOpen) box.open = true; // its toggle loads it
+    box.addEventListener("toggle", () => { this.positionOpen = box.open; });
+    box.append(h("summary", { text: "Position (this moment as one line, to copy)" }), out, h("div", { class: "row" }, copy));
+    return box;
   }
 
   // the seats: who they are, their hand sizes, who is to play
