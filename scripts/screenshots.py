@@ -85,6 +85,20 @@ def main() -> None:
                 t = _post(base, "/api/tables", {"game": game, "seats": seats,
                                                 "options": options, "seed": seed})
                 urls[game] = base + t["seats"][0]["url"]
+            # the lobby's list: a public table with a seat open to whoever joins
+            _post(base, "/api/tables", {"game": "gin", "seats": ["human", "open"],
+                                        "public": True, "seed": 1})
+            # a finished match between bots, for the replay page
+            done = _post(base, "/api/tables", {"game": "gin", "seats": ["bot:simple"] * 2,
+                                               "options": {"target": 10}, "seed": 6})
+            replay = (f"{base}/replay/{done['table']}?token={done['spectator']}&seat=0")
+            for _ in range(600):
+                try:
+                    urllib.request.urlopen(f"{base}/api/tables/{done['table']}/record?"
+                                           f"token={done['spectator']}", timeout=5).close()
+                    break
+                except OSError:
+                    time.sleep(0.1)
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=args.chromium, args=ARGS)
                 for width in (1280, 360):
@@ -108,6 +122,13 @@ def main() -> None:
                         page.wait_for_timeout(300)
                         page.screenshot(path=str(OUT / f"{game}-{width}.png"), full_page=True)
                         print(f"docs/screenshots/{game}-{width}.png")
+                    page.goto(replay)
+                    page.wait_for_selector("#replay-pos")
+                    for _ in range(12):
+                        page.keyboard.press("ArrowRight")
+                    page.wait_for_timeout(300)
+                    page.screenshot(path=str(OUT / f"replay-{width}.png"), full_page=True)
+                    print(f"docs/screenshots/replay-{width}.png")
                     ctx.close()
                 browser.close()
         finally:

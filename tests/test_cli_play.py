@@ -21,7 +21,7 @@ def test_unreadable_input_is_told_and_asked_again(monkeypatch: pytest.MonkeyPatc
                                                   game: str) -> None:
     # '²' is a digit to str.isdigit() but no number to int(); '99' is no listed move
     monkeypatch.setattr("sys.stdin", io.StringIO("²\n99\nnonsense\nquit\n"))
-    assert main(["play", game, "--seed", "3"]) == 0
+    assert main(["play", "--terminal", game, "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "You left the match." in out
     assert "choose a move from 1 to" in out
@@ -30,7 +30,7 @@ def test_unreadable_input_is_told_and_asked_again(monkeypatch: pytest.MonkeyPatc
 def test_record_that_cannot_be_written(capsys: pytest.CaptureFixture[str],
                                        tmp_path: Path) -> None:
     target = tmp_path / "missing" / "match.jsonl"
-    assert main(["play", "gin", "--record", str(target)]) == 2
+    assert main(["play", "--terminal", "gin", "--record", str(target)]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""  # nothing played, not even the greeting
     err = captured.err.strip()
@@ -61,7 +61,8 @@ def test_record_is_written_when_the_match_is_over(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(TerminalGame, "human_turn", _play_as_simple(target))
     # the seed the command draws, fixed so that the test plays one match every run
     monkeypatch.setattr(random.SystemRandom, "randrange", lambda self, n: 424242)
-    assert main(["play", "gin", "--option", "target=10", "--record", str(target)]) == 0
+    assert main(["play", "--terminal", "gin", "--option", "target=10",
+                 "--record", str(target)]) == 0
     out = capsys.readouterr().out
     seed = json.loads(target.read_text(encoding="utf-8").splitlines()[0])["seed"]
     assert seed == 424242 and "This match was seed 424242" in out
@@ -78,7 +79,7 @@ def test_no_record_of_a_match_left_unfinished(monkeypatch: pytest.MonkeyPatch,
     target = tmp_path / "match.jsonl"
     target.write_text("an older record\n", encoding="utf-8")
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
-    assert main(["play", "gin", "--seed", "3", "--record", str(target)]) == 0
+    assert main(["play", "--terminal", "gin", "--seed", "3", "--record", str(target)]) == 0
     out = capsys.readouterr().out
     assert "no record was written" in out and "This match was seed 3" in out
     assert target.read_text(encoding="utf-8") == "an older record\n"
@@ -112,7 +113,7 @@ def test_three_player_gin_sitter_gives_advice(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(TerminalGame, "human_turn", _play_as_simple(target))
     answers = iter(["hint", "1"] * 10_000)  # ask for a hint, then advise the first move
     monkeypatch.setattr(TerminalGame, "ask", lambda self, prompt: next(answers))
-    assert main(["play", "gin3", "--seed", "3", "--option", "target=40",
+    assert main(["play", "--terminal", "gin3", "--seed", "3", "--option", "target=40",
                  "--record", str(target)]) == 0
     out = capsys.readouterr().out
     assert "You sit out this hand" in out and "Captain's hand:" in out
@@ -137,7 +138,7 @@ def test_typed_markup_and_long_lines_are_told_as_typed(monkeypatch: pytest.Monke
     of any length out of the list is out of range."""
     lines = ["[/]", "[bold]x[/bold]", "1" * 4301, "y" * 5000, "quit"]
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
-    assert main(["play", game, "--seed", "3"]) == 0
+    assert main(["play", "--terminal", game, "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "'[/]'" in out and "'[bold]x[/bold]'" in out
     assert "choose a move from 1 to" in out and "is not a move's number" not in out
@@ -151,7 +152,7 @@ def test_a_line_that_is_no_text_is_refused_and_the_rest_read(
     the lines after it are still read."""
     raw = io.TextIOWrapper(io.BytesIO(b"\xe9\nquit\n"), encoding="utf-8", errors="strict")
     monkeypatch.setattr("sys.stdin", raw)
-    assert main(["play", "gin", "--seed", "3"]) == 0
+    assert main(["play", "--terminal", "gin", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "unknown move '\ufffd'. Type a card to discard it" in out
     assert "You left the match." in out
@@ -173,10 +174,11 @@ def test_a_knock_is_confirmed_by_y_or_yes_only(monkeypatch: pytest.MonkeyPatch) 
 
 def test_players_given_twice_must_agree(monkeypatch: pytest.MonkeyPatch,
                                         capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "three-thirteen", "--players", "3", "--option", "players=2"]) == 2
+    assert main(["play", "--terminal", "three-thirteen", "--players", "3",
+                 "--option", "players=2"]) == 2
     assert "--players 3 and --option players=2 disagree" in capsys.readouterr().err
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
-    assert main(["play", "three-thirteen", "--players", "3", "--option", "players=03",
+    assert main(["play", "--terminal", "three-thirteen", "--players", "3", "--option", "players=03",
                  "--seed", "1"]) == 0
 
 
@@ -188,7 +190,7 @@ def test_a_hint_and_a_warning_are_one_line_each(monkeypatch: pytest.MonkeyPatch,
     one line with its whole reason, and a long unknown move is echoed cut
     short while the keys after it are told whole."""
     monkeypatch.setattr("sys.stdin", io.StringIO("hint\n" + "xyz" * 40 + "\nquit\n"))
-    assert main(["play", game, "--bot", "strong", "--seed", "3"]) == 0
+    assert main(["play", "--terminal", game, "--bot", "strong", "--seed", "3"]) == 0
     lines = capsys.readouterr().out.splitlines()
     hint = [line for line in lines if "Hint:" in line]
     assert len(hint) == 1 and re.search(r"\d+% to knock then; .+ \d+\.\d, \d+%", hint[0])
@@ -204,7 +206,7 @@ def test_help_shows_the_keys_again(monkeypatch: pytest.MonkeyPatch,
                                    capsys: pytest.CaptureFixture[str], game: str,
                                    key: str) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("help\n?\nquit\n"))
-    assert main(["play", game, "--seed", "3"]) == 0
+    assert main(["play", "--terminal", game, "--seed", "3"]) == 0
     out = capsys.readouterr().out.replace("\n", "")
     assert out.count(key) == 3  # the opening line, then once for each request
     assert "unknown move" not in out and "You left the match." in out
@@ -220,7 +222,7 @@ def test_your_own_manipulation_meld_is_told(monkeypatch: pytest.MonkeyPatch,
     seed = next(s for s in range(200) if (st := new_state("manipulation", {"players": 3}, s))
                 .current_player() == 0 and MELD_BEST in st.legal_actions())
     monkeypatch.setattr("sys.stdin", io.StringIO("b\nquit\n"))
-    assert main(["play", "manipulation", "--seed", str(seed)]) == 0
+    assert main(["play", "--terminal", "manipulation", "--seed", str(seed)]) == 0
     out = capsys.readouterr().out
     assert "You: meld " in out
 
@@ -260,7 +262,7 @@ def test_oklahoma_and_hollywood_are_explained(monkeypatch: pytest.MonkeyPatch,
     """The knock limit the upcard sets, a spade's doubling, the three games and
     the bonuses that make the final scores are all said."""
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 400))
-    assert main(["play", "gin", "--seed", "5", "--option", "target=15",
+    assert main(["play", "--terminal", "gin", "--seed", "5", "--option", "target=15",
                  "--option", "oklahoma=true", "--option", "hollywood=true",
                  "--option", "game_bonus=100", "--option", "line_bonus=20"]) == 0
     out = capsys.readouterr().out
@@ -280,7 +282,7 @@ def test_you_knock_and_you_score() -> None:
 def test_three_player_gin_roles_have_a_line_of_their_own(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
-    assert main(["play", "gin3", "--seed", "3"]) == 0
+    assert main(["play", "--terminal", "gin3", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     roles = next(line for line in out.splitlines() if line.startswith("Roles: "))
     assert all(role in roles for role in ("box", "captain", "sitter"))
@@ -289,7 +291,7 @@ def test_three_player_gin_roles_have_a_line_of_their_own(
 def test_manipulation_tells_the_draw_the_hands_and_the_bonuses(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("\nk\n" + "1\n" * 300))
-    assert main(["play", "manipulation", "--seed", "4", "--option", "target=60"]) == 0
+    assert main(["play", "--terminal", "manipulation", "--seed", "4", "--option", "target=60"]) == 0
     out = capsys.readouterr().out
     assert "You drew " in out.split("Your move")[0]  # the first card of the first turn
     assert "Cards in hand: simple (1) " in out
@@ -335,7 +337,7 @@ def test_ctrl_c_leaves_with_the_seed_and_no_traceback(monkeypatch: pytest.Monkey
     monkeypatch.setattr("rich.console.Console.input", interrupted)
     monkeypatch.setattr(random.SystemRandom, "randrange", lambda self, n: 777)
     target = tmp_path / "match.jsonl"
-    assert main(["play", "manipulation", "--record", str(target)]) == 130
+    assert main(["play", "--terminal", "manipulation", "--record", str(target)]) == 130
     captured = capsys.readouterr()
     assert "Stopped. This match was seed 777: --seed 777 deals it again." in captured.out
     assert "Traceback" not in captured.out + captured.err
@@ -347,7 +349,7 @@ def test_three_thirteen_shows_the_cards_seen_taken(monkeypatch: pytest.MonkeyPat
     """A card another seat takes from the discard pile is shown as held by it
     (the seat's observation ``known``) until it is thrown again."""
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 400))
-    assert main(["play", "three-thirteen", "--seed", "4"]) == 0
+    assert main(["play", "--terminal", "three-thirteen", "--seed", "4"]) == 0
     lines = capsys.readouterr().out.splitlines()
     takes = [(i, m) for i, line in enumerate(lines)
              if (m := re.search(r"(\w+ \(\d\)): takes (\w\w) from the discard pile", line))]

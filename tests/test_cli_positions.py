@@ -172,7 +172,7 @@ def test_play_from_a_seat_position_sits_in_that_seat(monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(TerminalGame, "human_turn", as_simple)
     target = tmp_path / "mine.jsonl"
-    code, out, err = run(capsys, "play", "gin", "--position", OFFER, "--seed", "5",
+    code, out, err = run(capsys, "play", "gin", "--terminal", "--position", OFFER, "--seed", "5",
                          "--record", str(target))
     assert code == 0, err
     assert "Record written" in out
@@ -180,5 +180,8 @@ def test_play_from_a_seat_position_sits_in_that_seat(monkeypatch: pytest.MonkeyP
     assert head["position"] == OFFER and head["seed"] == 5
     assert head["seats"][1] == "human"  # the position's seat
     assert main(["replay", str(target)]) == 0
-    code, _, err = run(capsys, "play", "gin", "--position", OFFER, "--players", "2")
+    code, _, err = run(capsys, "play", "gin", "--terminal", "--position", OFFER, "--players", "2")
     assert code == 2 and "takes no --players" in err
+    # the browser does not start from a position yet: said in one line
+    code, _, err = run(capsys, "play", "gin", "--position", OFFER)
+    assert code == 2 and "add --terminal" in err

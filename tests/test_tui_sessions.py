@@ -93,7 +93,7 @@ class Script:
         screen, in order; return what the screen showed."""
         stdin = "\n".join([*self.lines, *extra, "quit"]) + "\n"
         monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
-        argv = ["play", self.game, "--seed", str(self.seed)]
+        argv = ["play", "--terminal", self.game, "--seed", str(self.seed)]
         for key, value in self.options.items():
             argv += ["--option", f"{key}={value}"]
         assert main(argv) == 0
@@ -260,7 +260,7 @@ def test_three_thirteen_session(monkeypatch: pytest.MonkeyPatch,
 
     stdin = "\n".join([*sc.lines, "hint", "help", "quit"]) + "\n"
     monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
-    assert main(["play", "three-thirteen", "--seed", str(sc.seed)]) == 0
+    assert main(["play", "--terminal", "three-thirteen", "--seed", str(sc.seed)]) == 0
     out = capsys.readouterr().out
     warned = [line for line in out.splitlines()
               if "is not legal now" in line or "unknown move" in line]
@@ -328,7 +328,7 @@ def test_manipulation_meld_typed_as_shown(monkeypatch: pytest.MonkeyPatch,
     assert play is not None
     typed = "m " + " ".join(shown(c) if c < 52 else "Jk" for c in play.play)
     monkeypatch.setattr("sys.stdin", io.StringIO(typed + "\nquit\n"))
-    assert main(["play", "manipulation", "--seed", str(seed)]) == 0
+    assert main(["play", "--terminal", "manipulation", "--seed", str(seed)]) == 0
     out = capsys.readouterr().out
     assert "You: meld " + " ".join(card_str(c) for c in sorted(play.play)) in out
     assert "unknown" not in out and "not legal" not in out
@@ -350,7 +350,7 @@ def test_the_sitter_watches_in_silence(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(TerminalGame, "ask", ask)
     seed = next(s for s in range(1, 500)
                 if new_state("gin3", seed=s).role_of(0) == "sitter")  # type: ignore[attr-defined]
-    assert main(["play", "gin3", "--seed", str(seed)]) == 0
+    assert main(["play", "--terminal", "gin3", "--seed", str(seed)]) == 0
     out = capsys.readouterr().out
     watched = out.split("You watch this hand in silence.")
     assert len(watched) == 2 and "Captain's hand:" in watched[1]
@@ -363,7 +363,7 @@ def test_the_sitter_watches_in_silence(monkeypatch: pytest.MonkeyPatch,
     answers = iter(["a", "hint", "", "w"])
     monkeypatch.setattr(TerminalGame, "ask",
                         lambda self, prompt: prompts.append(prompt) or next(answers, "quit"))
-    assert main(["play", "gin3", "--seed", str(seed)]) == 0
+    assert main(["play", "--terminal", "gin3", "--seed", str(seed)]) == 0
     out = capsys.readouterr().out
     assert "Hint: " in out and "You watch this hand in silence." in out
     assert [p.split(" (")[0].split(",")[0] for p in prompts[:4]] == [

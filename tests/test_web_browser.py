@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -53,8 +54,9 @@ def _free_port() -> int:
 
 
 class Server:
-    def __init__(self, db: str) -> None:
+    def __init__(self, db: str, cli: bool = False) -> None:
         self.db = db
+        self.cli = cli  # run as `python -m rummylab serve`, as a player does
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -63,8 +65,10 @@ class Server:
         env = dict(os.environ)
         src = str(Path(__file__).resolve().parents[1] / "src")
         env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
-        self.proc = subprocess.Popen([sys.executable, "-c", SERVE, str(self.port), self.db],
-                                     env=env)
+        argv = (["-m", "rummylab", "serve", "--port", str(self.port), "--db", self.db]
+                if self.cli else ["-c", SERVE, str(self.port), self.db])
+        self.proc = subprocess.Popen([sys.executable, *argv], env=env,
+                                     stdout=subprocess.DEVNULL)
         deadline = time.time() + 30
         while time.time() < deadline:
             try:
@@ -465,3 +469,166 @@ def test_small_screen_and_four_colour_deck(server: Server, browser: Any) -> None
     assert srcs and all(s.startswith("/cards4/") for s in srcs)
     assert p.errors == []
     p.close()
+
+
+# what Chromium logs by itself when a server it was talking to is gone: the
+# network's errors, not the page's
+NETWORK = ("net::ERR_CONNECTION_REFUSED", "WebSocket connection to", "net::ERR_EMPTY_RESPONSE",
+           "net::ERR_CONNECTION_RESET")
+
+
+def _move_on(p: Page, view: dict[str, Any]) -> None:
+    """One move of the seat to act: pass, draw, or the best discard."""
+    legal = view["legal"]
+    if "pass" in legal:
+        p.page.click("#move-pass")
+    elif "draw stock" in legal:
+        p.page.click("#stock")
+    else:
+        card = (_best_discard(p, legal, "discard") or legal[0]).split()[-1]
+        p.page.click(f'.hand [data-card="{card}"]')
+        p.page.click(f'.hand [data-card="{card}"]')
+    p.after(view["version"])
+
+
+def test_the_server_killed_and_restarted_mid_hand(browser: Any,
+                                                  tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Issue 43: ``rummylab serve`` killed (SIGKILL) and started again on the same
+    database and port: the page says it is reconnecting, then shows the same hand
+    and plays on."""
+    db = tmp_path_factory.mktemp("kill") / "tables.sqlite3"
+    srv = Server(f"sqlite:///{db}", cli=True)
+    srv.start()
+    try:
+        t = srv.table("gin", ["human", "bot:simple"], seed=13)
+        p = Page(browser)
+        p.open(srv.base + t["seats"][0]["url"])
+        _move_on(p, p.my_turn())
+        view = p.my_turn()
+        assert srv.proc is not None
+        srv.proc.kill()  # no shutdown: as a crash or a power cut
+        srv.proc.wait()
+        p.page.wait_for_function("() => !window.rummylab.connected")
+        assert p.page.inner_text("#conn") == "reconnecting…"
+        srv.start()
+        p.page.wait_for_function("() => window.rummylab.connected", timeout=30_000)
+        again = p.my_turn()
+        assert again["version"] == view["version"] and again["hand"] == view["hand"]
+        assert p.page.inner_text("#conn") == "connected"
+        _move_on(p, again)  # and the match goes on
+        now = p.my_turn()
+        assert now["version"] > again["version"]
+        # the moment as one line, as this seat knows it, to copy
+        p.page.click("#position summary")
+        p.page.wait_for_function("() => document.querySelector('#position-text').value")
+        token = t["seats"][0]["token"]
+        with urllib.request.urlopen(f"{srv.base}/api/tables/{t['table']}/position?"
+                                    f"token={token}", timeout=10) as r:
+            assert p.page.input_value("#position-text") == json.loads(r.read())["position"]
+        assert [e for e in p.errors if not any(n in e for n in NETWORK)] == []
+        p.close()
+    finally:
+        srv.stop()
+
+
+def _finished_table(server: Server) -> tuple[dict[str, Any], str]:
+    t = server.table("gin", ["bot:random", "bot:simple"], {"target": 10}, seed=6)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(f"{server.base}/api/tables/{t['table']}/record?"
+                                        f"token={t['spectator']}", timeout=10) as r:
+                return t, r.read().decode()
+        except urllib.error.HTTPError:
+            time.sleep(0.1)
+    raise AssertionError("the bots did not finish")
+
+
+def _shown_hand(p: Page) -> list[str]:
+    codes: list[str] = p.page.eval_on_selector_all(".hand [data-card]",
+                                                   "els => els.map(e => e.dataset.card)")
+    return sorted(codes)
+
+
+def test_a_replay_steps_through_every_move(server: Server, browser: Any,
+                                           tmp_path: Path) -> None:
+    """Issue 43: a finished match's page links to its replay, which steps through
+    every move of its record, from a seat's view (that seat's hand at each move)
+    or the spectators'; a record file opens there too."""
+    t, record = _finished_table(server)
+    moves = [json.loads(x) for x in record.splitlines() if '"type":"action"' in x]
+    p = Page(browser)
+    p.open(server.base + t["spectator_url"])
+    p.ready()
+    p.page.click("#replay-link")
+    p.page.wait_for_selector("#replay-pos")
+    assert p.axe() == []
+    steps = p.page.evaluate("window.rummylab.steps.length")
+    assert steps == len(moves) + 1
+    assert p.page.evaluate("window.rummylab.view.seat") is None  # the spectators' view
+    # seen by seat 1: its own hand at each move, every move in the log
+    p.page.select_option("#replay-seat", "0")
+    p.page.wait_for_function("() => window.rummylab.view.seat === 0")
+    p.page.locator("#replay-next").focus()
+    for i, move in enumerate(moves, start=1):
+        p.page.keyboard.press("ArrowRight")
+        assert p.page.evaluate("window.rummylab.at") == i
+        step = p.page.evaluate("window.rummylab.steps[window.rummylab.at]")
+        assert (step["seat"], step["action"]) == (move["seat"], move["action"])
+        if step["view"].get("hand"):
+            assert _shown_hand(p) == sorted(step["view"]["hand"])
+        if i % 10 == 0:
+            assert f"Move {i} of {len(moves)}" == p.page.inner_text("#replay-pos")
+    assert p.page.locator("#replay-next").is_disabled()
+    assert len(p.page.locator("#log li").all()) >= min(40, len(moves))
+    p.page.click("#replay-first")
+    assert p.page.inner_text("#replay-pos").startswith("The deal")
+    # a record file, opened on the replay page
+    path = tmp_path / "match.jsonl"
+    path.write_text(record, encoding="utf-8")
+    p.open(server.base + "/replay")
+    p.page.set_input_files("#replay-file", str(path))
+    p.page.wait_for_selector("#replay-pos")
+    assert p.page.evaluate("window.rummylab.steps.length") == len(moves) + 1
+    p.page.click("#replay-last")
+    assert p.page.inner_text("#replay-pos") == f"Move {len(moves)} of {len(moves)}"
+    assert p.errors == []
+    p.close()
+
+
+def test_joining_and_watching_a_table_from_another_browser(server: Server, browser: Any) -> None:
+    """Issue 43: a public table created in one browser is joined (its open seat)
+    and watched from the lobby in others; the joined seat plays."""
+    host = Page(browser)
+    host.open(server.base + "/")
+    host.page.wait_for_selector("#create-form")
+    host.page.select_option("#game", "gin")
+    host.page.select_option("#seat-1", "open")
+    host.page.click("#create")
+    host.page.wait_for_selector("#play-link")
+    assert "open to whoever joins" in host.page.inner_text("#created")
+    table = host.page.evaluate("JSON.parse(localStorage.getItem('rummylab.tables'))[0].table")
+    guest = Page(browser)  # another browser: no link, only the lobby
+    guest.open(server.base + "/")
+    guest.page.wait_for_selector(f'[data-join="{table}"]')
+    assert guest.axe() == []
+    guest.page.click(f'[data-join="{table}"]')
+    view = guest.ready()
+    assert view["seat"] == 1 and view["table"] == table
+    watcher = Page(browser)
+    watcher.open(server.base + "/")
+    watcher.page.wait_for_selector(f'[data-watch="{table}"]')
+    assert watcher.page.locator(f'[data-join="{table}"]').count() == 0  # no seat is open now
+    watcher.page.click(f'[data-watch="{table}"]')
+    assert watcher.ready()["seat"] is None
+    # the host plays seat 1, the guest seat 2, the watcher sees their moves
+    host.page.click("#play-link")
+    for _ in range(3):
+        v = host.ready()
+        p = host if v["to_act"] == 0 else guest
+        _move_on(p, p.my_turn())
+    watcher.after(v["version"])
+    assert "Seat 2 (friend)" in watcher.page.inner_text("#log")
+    for q in (host, guest, watcher):
+        assert q.errors == []
+        q.close()

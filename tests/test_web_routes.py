@@ -4,6 +4,7 @@ form from, and the arrangement of a seat's own hand."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -113,3 +114,127 @@ def test_arrangement_needs_the_seats_token(client: Any) -> None:
     assert r.status_code == 403 and r.json() == {"error": "wrong token"}
     spectator = client.get(f"/api/tables/{t['table']}/arrangement?token={t['spectator']}")
     assert spectator.json()["arrangement"] is None
+
+
+DATA = Path(__file__).parent / "data"
+
+
+def _finished(client: Any, game: str = "gin") -> Any:
+    """A match between two bots, played to its end by the server."""
+    import time
+
+    r = client.post("/api/tables", json={"game": game, "seats": ["bot:random", "bot:random"],
+                                         "options": {"target": 10}, "seed": 4})
+    t = r.json()
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        got = client.get(f"/api/tables/{t['table']}/record?token={t['spectator']}")
+        if got.status_code == 200:
+            return t, got.text
+        time.sleep(0.05)
+    raise AssertionError("the bots did not finish")
+
+
+def test_a_finished_tables_replay_steps_through_every_move(client: Any) -> None:
+    """Issue 43: the replay page's steps are the record's moves, each seen by
+    the seat asked for (its own hand) or by the spectators (no hand)."""
+    t, record = _finished(client)
+    moves = [json.loads(x) for x in record.splitlines() if '"type":"action"' in x]
+    base = f"/api/tables/{t['table']}/replay?token={t['spectator']}"
+    for seat in (0, 1):
+        got = client.get(f"{base}&seat={seat}").json()
+        steps = got["steps"]
+        assert len(steps) == len(moves) + 1 and "action" not in steps[0]
+        assert [(s["seat"], s["action"]) for s in steps[1:]] == \
+            [(m["seat"], m["action"]) for m in moves]
+        assert all(s["view"]["seat"] == seat and s["view"]["legal"] == [] for s in steps)
+        first = steps[0]
+        assert first["view"]["hand"] and first["arrangement"]["word"] == "deadwood"
+        assert steps[-1]["view"]["terminal"]
+    spectator = client.get(base).json()["steps"]
+    assert spectator[0]["view"]["seat"] is None and "hand" not in spectator[0]["view"]
+    assert client.get(f"/api/tables/{t['table']}/replay?token=wrong").status_code == 403
+
+
+def test_an_unfinished_match_has_no_replay_yet(client: Any) -> None:
+    t = _table(client, "gin", ["human", "bot:simple"])
+    r = client.get(f"/api/tables/{t['table']}/replay?token={t['seats'][0]['token']}")
+    assert r.status_code == 409 and "not over" in r.json()["error"]
+
+
+def test_a_record_file_replays_and_a_broken_one_is_one_line(client: Any) -> None:
+    text = (DATA / "gin-v1.jsonl").read_text(encoding="utf-8")
+    got = client.post("/api/replay?seat=1", content=text.encode()).json()
+    n = sum(1 for x in text.splitlines() if '"type":"action"' in x)
+    assert got["game"] == "gin" and len(got["steps"]) == n + 1
+    assert got["steps"][0]["view"]["seat"] == 1
+    broken = text.replace('"discard Qd"', '"discard 2c"', 1)
+    r = client.post("/api/replay", content=broken.encode())
+    assert r.status_code == 400
+    assert r.json()["error"].startswith("line 5, column 27: illegal action")
+    big = client.post("/api/replay", content=b"x" * (3 * 1024 * 1024))
+    assert big.status_code == 413
+
+
+def test_a_public_tables_open_seat_is_joined_once(client: Any) -> None:
+    """Issue 43: the lobby lists a public table with its spectators' link and
+    its open seats; joining gives an open seat's token once; a table that is
+    not public takes no one from the lobby."""
+    r = client.post("/api/tables", json={"game": "gin3", "seats": ["human", "open", "open"],
+                                         "public": True, "seed": 2})
+    assert r.status_code == 201, r.text
+    t = r.json()
+    assert [s.get("open", False) for s in t["seats"]] == [False, True, True]
+    assert "token" not in t["seats"][1]
+    listed = next(x for x in client.get("/api/tables").json()["tables"] if x["table"] == t["table"])
+    assert listed["open_seats"] == 2
+    assert listed["spectator_url"].startswith(f"/t/{t['table']}?token=")
+    watch = client.get("/api/tables/" + listed["spectator_url"][3:]).json()
+    assert watch["seat"] is None and "hand" not in watch
+    got = [client.post(f"/api/tables/{t['table']}/join").json() for _ in range(2)]
+    assert [g["seat"] for g in got] == [1, 2]
+    for g in got:
+        view = client.get(f"/api/tables/{t['table']}?token={g['token']}").json()
+        assert view["seat"] == g["seat"] and view["hand_seat"] is not None
+    third = client.post(f"/api/tables/{t['table']}/join")
+    assert third.status_code == 409 and "no seat" in third.json()["error"]
+    listed = next(x for x in client.get("/api/tables").json()["tables"] if x["table"] == t["table"])
+    assert listed["open_seats"] == 0
+    private = _table(client, "gin", ["human", "human"])
+    r = client.post(f"/api/tables/{private['table']}/join")
+    assert r.status_code == 403 and "invite link" in r.json()["error"]
+    assert "spectator_url" not in next(x for x in client.get("/api/tables").json()["tables"]
+                                       if x["table"] == private["table"])
+    r = client.post("/api/tables", json={"game": "gin", "seats": ["human", "open"]})
+    assert r.status_code == 400 and "public" in r.json()["error"]
+
+
+def test_a_joined_seat_survives_a_restart(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'j.db'}"
+    with TestClient(create_app(Settings(db=db))) as c:
+        t = c.post("/api/tables", json={"game": "gin", "seats": ["human", "open"],
+                                        "public": True}).json()
+        joined = c.post(f"/api/tables/{t['table']}/join").json()
+    with TestClient(create_app(Settings(db=db))) as c:
+        view = c.get(f"/api/tables/{t['table']}?token={joined['token']}").json()
+        assert view["seat"] == 1
+        assert c.post(f"/api/tables/{t['table']}/join").status_code == 409
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_seats_position_is_written_from_its_own_view(client: Any, game: str) -> None:
+    """Issue 43: the page offers the moment as one line; it is the seat's
+    position (State.position(seat): its observation only), and reads back."""
+    from rummylab import from_position
+    from rummylab.registry import new_state
+
+    n = 3 if game == "gin3" else 2
+    t = _table(client, game, ["human"] * n, seed=5)
+    state = new_state(game, {"players": n} if "players" in game_class(game).option_spec
+                      else {}, 5)
+    for s in t["seats"]:
+        got = client.get(f"/api/tables/{t['table']}/position?token={s['token']}").json()
+        assert got["position"] == state.position(s["seat"])
+        assert from_position(got["position"]).game_name == game_class(game).game_name
+    r = client.get(f"/api/tables/{t['table']}/position?token={t['spectator']}")
+    assert r.status_code == 409

@@ -609,13 +609,17 @@ def _many(n: int, word: str) -> str:
 # --- play ---------------------------------------------------------------
 
 
-@app.command(cls=_Command, short_help="Play a match against bots in the terminal.",
-             epilog="\b\nExamples:\n  rummylab play\n  rummylab play gin --bot hard --seed 7\n"
+@app.command(cls=_Command, short_help="Play in the browser (or the terminal) against bots.",
+             epilog="\b\nExamples:\n  rummylab play\n  rummylab play gin --bot hard\n"
+             "  rummylab play gin --terminal --seed 7\n"
              "  rummylab play manipulation --players 3 --bot easy\n"
-             "  rummylab play three-thirteen --record mine.jsonl")
+             "  rummylab play three-thirteen --terminal --record mine.jsonl\n"
+             "  rummylab play gin --terminal --position \"$(cat moment.txt)\"\n"
+             "  rummylab play --no-browser --port 8080")
 def play(
-    game: Annotated[str, typer.Argument(
-        metavar="GAME", help="gin, gin3, three-thirteen or manipulation")] = DEFAULT_GAME,
+    game: Annotated[str | None, typer.Argument(
+        metavar="GAME", help="gin, gin3, three-thirteen or manipulation (in the browser, "
+                             "without it: the lobby; in the terminal: gin)")] = None,
     bot: Annotated[str, typer.Option(
         metavar="LEVEL", help="the bot in every other seat: easy, medium or hard (the same "
                               "as random, simple, strong)")] = "simple",
@@ -623,17 +627,26 @@ def play(
     option: Annotated[list[str] | None, typer.Option(
         "--option", metavar="KEY=VALUE", help="rule option (repeatable)")] = None,
     record: Annotated[Path | None, typer.Option(
-        metavar="FILE", help="write the match's record when it is over")] = None,
+        metavar="FILE", help="write the match's record when it is over (with --terminal; "
+                             "in the browser the finished match's page offers it)")] = None,
     players: Annotated[int | None, typer.Option(
         metavar="N", help="number of players (three-thirteen, manipulation)")] = None,
     position: Annotated[str | None, typer.Option(
         metavar='"POSITION"', help="start from this moment (docs/positions.md), in its seat "
         "for a seat's position, else in seat 0")] = None,
+    terminal: Annotated[bool, typer.Option(
+        "--terminal", help="play in this terminal instead of the browser")] = False,
+    port: Annotated[int, typer.Option(
+        metavar="PORT", help="the browser's local server port (another if it is taken)")] = 8000,
+    db: Annotated[str | None, typer.Option(
+        metavar="URL", help="the local server's database (default: a SQLite file in the "
+                            "user's data directory)")] = None,
+    no_browser: Annotated[bool, typer.Option(
+        "--no-browser", help="print the address to open instead of opening a browser")] = False,
 ) -> None:
-    """Play a full match against bots in the terminal."""
-    from rummylab.tui import play_terminal
-
-    cls = game_class(game)
+    """Play a match against bots: in the browser (a local server on 127.0.0.1,
+    at the lobby or, with GAME, at a new table) or, with --terminal, here."""
+    cls = game_class(game or DEFAULT_GAME)
     options: dict[str, object] = dict(parse_option_args(option))
     if position is not None:  # the position holds the options and the players
         if players is not None:
@@ -651,6 +664,15 @@ def play(
             if not same:
                 fail(f"--players {players} and --option players={given} disagree")
         options["players"] = players
+    if not terminal and position is not None:
+        fail("--position starts a match in the terminal for now: add --terminal (a table "
+             "server takes a position in POST /api/tables, docs/positions.md)")
+    if not terminal:
+        _play_in_browser(game, bot, seed, options, players, port, db, no_browser,
+                         record is not None)
+        return
+    from rummylab.tui import play_terminal
+
     if record is not None:
         writable(record)  # before the match, not after it
     if seed is None:
@@ -676,6 +698,29 @@ def play(
         assert stream is not None
         stream.write(text)
     console.print(f"Record written to {shown(record)}.", highlight=False, markup=False)
+
+
+def _play_in_browser(game: str | None, bot: str, seed: int | None, options: dict[str, object],
+                     players: int | None, port: int, db: str | None, no_browser: bool,
+                     record: bool) -> None:
+    """``rummylab play`` without --terminal: the local server and the browser."""
+    if record:
+        fail("--record is for --terminal; in the browser, a finished match's page "
+             "offers its record")
+    try:
+        from rummylab.server.local import free_port, launch
+    except ImportError as e:
+        fail(f"playing in the browser needs the web extra: pip install 'rummylab[web]' "
+             f"(or play in the terminal: rummylab play --terminal) [{e}]")
+    if game is not None:  # a bad option or bot is one line now, not in the browser
+        name = game_class(game).game_name
+        new_state(name, options, 0)
+        make_bot(bot, name)
+    chosen = free_port("127.0.0.1", port)
+    if chosen != port:
+        console.print(f"Port {port} is taken: using {chosen}.", highlight=False, markup=False)
+    launch(game, port=chosen, db=db, bot=bot, open_browser=not no_browser,
+           options=dict(options), players=players, seed=seed)
 
 
 # --- verify and serve (the table server) ---------------------------------

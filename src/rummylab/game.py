@@ -613,6 +613,14 @@ class State(ABC):
         keys of ``given`` are in ``analysis_inputs``."""
         raise OptionError(f"{cls.game_name} has no hand analysis")
 
+    @classmethod
+    def arrange(cls, obs: Observation) -> dict[str, Any] | None:
+        """The hand ``obs`` shows as a player lays it out (the browser's table):
+        ``melds``, ``unmatched`` cards, their ``points`` under the game's
+        ``word`` for them and, after the draw, ``after_discard`` (card ->
+        points left); None if the game has no arrangement or there is no hand."""
+        return None
+
     # -- positions (docs/positions.md) ---------------------------------------
     def position(self, seat: int | None = None) -> str:
         """This moment as one line: the whole state, or with ``seat`` only

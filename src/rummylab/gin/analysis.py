@@ -33,3 +33,18 @@ def analyze_gin(cards: str, knock_limit: int = 10) -> dict[str, Any]:
     out["melds"] = [meld_str(m) for m in arr.melds]
     out["deadwood_cards"] = mask_str(arr.deadwood_mask)
     return out
+
+
+def arrangement(hand: int) -> dict[str, Any]:
+    """A hand as a player lays it out (the browser's table): its best
+    ``melds``, the ``unmatched`` cards, their ``points`` (deadwood) and, after
+    the draw, what each discard would leave (``after_discard``)."""
+    from rummylab.gin.solver import discard_deadwoods
+
+    arr = best_arrangement(hand)
+    out: dict[str, Any] = {"melds": [mask_str(m).split() for m in arr.melds],
+                           "unmatched": mask_str(arr.deadwood_mask).split(),
+                           "points": arr.deadwood, "word": "deadwood"}
+    if hand.bit_count() == 11:
+        out["after_discard"] = {card_str(c): d for c, d in discard_deadwoods(hand).items()}
+    return out

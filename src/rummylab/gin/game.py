@@ -316,6 +316,13 @@ class GinState(State):
         return False
 
     @classmethod
+    def arrange(cls, obs: Observation) -> dict[str, Any] | None:
+        from rummylab.gin.analysis import arrangement
+
+        assert isinstance(obs, GinObservation)
+        return arrangement(obs.hand) if obs.hand else None  # a sitter's: the captain's
+
+    @classmethod
     def analyze(cls, cards: str, **given: Any) -> dict[str, Any]:
         from rummylab.gin.analysis import analyze_gin
 

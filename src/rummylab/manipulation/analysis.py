@@ -48,3 +48,13 @@ def analyze_manipulation(table: str, hand: str, decks: int = 2) -> dict[str, Any
         "can_knock": hand_points(left) <= 5,
         "exact": play.exact,
     }
+
+
+def arrangement(hand: list[int]) -> dict[str, Any]:
+    """A hand as the browser's table shows it: sorted, with its ``points``
+    (what it would count against the player now, §4.9)."""
+    from rummylab.manipulation.table import hand_points
+
+    cards = sorted(hand)
+    return {"melds": [], "unmatched": cards_str(cards).split() if cards else [],
+            "points": hand_points(cards), "word": "points in hand"}

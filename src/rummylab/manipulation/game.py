@@ -264,6 +264,13 @@ class ManipulationState(State):
         return [*super().text_lines(seat), f"table: {table_str(self._table) or '(empty)'}"]
 
     @classmethod
+    def arrange(cls, obs: Observation) -> dict[str, Any] | None:
+        from rummylab.manipulation.analysis import arrangement
+
+        assert isinstance(obs, ManipulationObservation)
+        return arrangement(list(obs.hand)) if obs.hand else None
+
+    @classmethod
     def analyze(cls, cards: str, **given: Any) -> dict[str, Any]:
         from rummylab.errors import OptionError
         from rummylab.manipulation.analysis import analyze_manipulation

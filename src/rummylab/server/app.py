@@ -54,6 +54,7 @@ class NewTable(BaseModel):
     zombie: Annotated[str, Field(min_length=1, max_length=200)] = "simple"
     # a moment to start from (docs/positions.md), in place of a fresh deal
     position: Annotated[str | None, Field(min_length=1, max_length=4000)] = None
+    public: bool = False  # listed with its spectators' link; its "open" seats can be joined
 
 
 class Move(BaseModel):
@@ -84,21 +85,23 @@ class Bucket:
 class BodyLimit:
     """Refuse a request body over ``limit`` bytes (413) before any route reads it."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, larger: dict[str, int] | None = None) -> None:
         self.app, self.limit = app, limit
+        self.larger = larger or {}  # paths that take more: a record file to replay
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         body = b""
+        limit = self.larger.get(scope.get("path", ""), self.limit)
         while True:
             msg = await receive()
             if msg["type"] != "http.request":
                 return  # the client went away
             body += msg.get("body", b"")
-            if len(body) > self.limit:
-                await _send_json(send, 413, f"the request is larger than {self.limit} bytes")
+            if len(body) > limit:
+                await _send_json(send, 413, f"the request is larger than {limit} bytes")
                 return
             if not msg.get("more_body"):
                 break
@@ -162,7 +165,8 @@ def create_app(settings: Settings) -> FastAPI:
     app = FastAPI(title="rummylab table server", lifespan=lifespan, docs_url=None,
                   redoc_url=None, openapi_url="/api/openapi.json")
     app.state.hub = hub
-    app.add_middleware(BodyLimit, limit=settings.max_body)
+    app.add_middleware(BodyLimit, limit=settings.max_body,
+                       larger={"/api/replay": settings.max_record})
 
     @app.exception_handler(Rejected)
     async def rejected(request: Request, exc: Rejected) -> JSONResponse:
@@ -207,7 +211,12 @@ def create_app(settings: Settings) -> FastAPI:
     async def create(body: NewTable, request: Request) -> dict[str, Any]:
         client = request.client.host if request.client else "unknown"
         return await hub.create(body.game, body.seats, body.options, body.seed, body.grace,
-                                body.zombie, client, position=body.position)
+                                body.zombie, client, position=body.position,
+                               public=body.public)
+
+    @app.post("/api/tables/{table_id}/join", status_code=201)
+    async def join(table_id: str) -> dict[str, Any]:
+        return await hub.join(table_id[:64])
 
     @app.get("/api/tables/{table_id}")
     async def view(table_id: str, token: Annotated[str, Query(max_length=100)]

@@ -32,6 +32,7 @@ from rummylab.verify import seed_hash
 log = logging.getLogger("rummylab.server")
 
 SEED_LIMIT = 2**63  # seeds are stored as signed 64-bit integers
+OPEN = "open"  # a seat a person takes from the lobby (a public table's)
 
 
 @dataclass
@@ -40,6 +41,7 @@ class Settings:
 
     db: str
     max_body: int = 16 * 1024  # bytes of one request or WebSocket message
+    max_record: int = 2 * 1024 * 1024  # bytes of a record file sent to the replay page
     moves_per_second: float = 10.0  # per token, with bursts of ``move_burst``
     move_burst: int = 30
     max_open_tables: int = 20  # unfinished tables one client address may have created
@@ -95,7 +97,8 @@ class Hub:
     # -- creating -------------------------------------------------------------
     async def create(self, game: str, seats: list[str], options: Mapping[str, Any],
                      seed: int | None, grace: float | None, zombie: str,
-                     client: str, position: str | None = None) -> dict[str, Any]:
+                     client: str, position: str | None = None,
+                     public: bool = False) -> dict[str, Any]:
         if len(self.actors) >= self.settings.max_tables:
             self._evict()
         if len(self.actors) >= self.settings.max_tables:
@@ -105,13 +108,22 @@ class Hub:
         if open_here >= self.settings.max_open_tables:
             raise Rejected(429, f"this address already has {open_here} unfinished tables "
                                 f"(at most {self.settings.max_open_tables})")
+        # an "open" seat is a person's, given to whoever joins from the lobby (join)
+        opened = [s == OPEN for s in seats]
+        if any(opened) and not public:
+            raise Rejected(400, 'an "open" seat is taken from the lobby: the table must be '
+                                'public')
+        seats = ["human" if s == OPEN else s for s in seats]
         try:
             row, state = self._new_table(game, seats, dict(options), seed, grace, zombie, client,
                                          position)
         except RummyError as e:
             raise Rejected(400, str(e)) from None
-        tokens = [None if bot_spec(s) else secrets.token_urlsafe(24) for s in row.seats]
+        tokens = [None if bot_spec(s) or opened[i] else secrets.token_urlsafe(24)
+                  for i, s in enumerate(row.seats)]
         spectator = secrets.token_urlsafe(24)
+        if public:  # anyone may watch it: its spectator token is shown in the lobby
+            row.settings["public"] = spectator
         row.tokens = [None if t is None else token_hash(t) for t in tokens]
         row.spectator = token_hash(spectator)
         actor = TableActor(row, state, self.journal)
@@ -124,7 +136,9 @@ class Hub:
         actor.start()
         out_seats: list[dict[str, Any]] = []
         for s, token in enumerate(tokens):
-            if token is None:
+            if opened[s]:
+                out_seats.append({"seat": s, "player": "human", "open": True})
+            elif token is None:
                 out_seats.append({"seat": s, "player": row.seats[s]})
             else:
                 out_seats.append({"seat": s, "player": "human", "token": token,
@@ -211,6 +225,35 @@ class Hub:
         return restored
 
     @staticmethod
+    def open_seats(actor: TableActor) -> list[int]:
+        """A public table's seats still waiting for whoever joins from the lobby."""
+        return [s for s, t in enumerate(actor.row.tokens)
+                if t is None and actor.seats[s] == "human"]
+
+    async def join(self, table_id: str) -> dict[str, Any]:
+        """Give the first open seat of a public table to the caller: its token,
+        once (the seat is then no longer open)."""
+        actor = await self.get(table_id)
+        if not actor.row.settings.get("public"):
+            raise Rejected(403, "this table takes no one from the lobby: ask its creator "
+                                "for an invite link")
+        if actor.terminal:
+            raise Rejected(409, "the match is over")
+        free = self.open_seats(actor)
+        if not free:
+            raise Rejected(409, "no seat of this table is open any more")
+        seat, token = free[0], secrets.token_urlsafe(24)
+        before = list(actor.row.tokens)
+        actor.row.tokens[seat] = token_hash(token)  # now: a second join takes another seat
+        try:
+            await self.journal.write(Write(tokens=(actor.id, list(actor.row.tokens))))
+        except JournalError as e:
+            actor.row.tokens = before
+            raise Rejected(503, str(e)) from None
+        return {"table": actor.id, "seat": seat, "token": token,
+                "url": f"/t/{actor.id}?token={token}"}
+
+    @staticmethod
     def seat_of(actor: TableActor, token: str) -> int | None:
         """The seat ``token`` speaks for (None: a spectator); a wrong token is a
         403 that says nothing about the table."""
@@ -226,16 +269,22 @@ class Hub:
         return found
 
     def lobby(self) -> list[dict[str, Any]]:
-        """The unfinished tables, newest first."""
+        """The unfinished tables, newest first; a public one with its spectators'
+        link and its open seats (``POST /api/tables/ID/join`` takes one)."""
         out = []
         for a in sorted(self.actors.values(), key=lambda a: -a.row.created):
             if a.terminal:
                 continue
             free = sum(1 for s, spec in enumerate(a.seats)
                        if spec == "human" and not a.claimed[s])
-            out.append({"table": a.id, "game": a.row.game, "seats": list(a.seats),
-                        "seats_free": free, "version": a.version,
-                        "created": datetime.fromtimestamp(a.row.created, UTC).isoformat()})
+            entry = {"table": a.id, "game": a.row.game, "seats": list(a.seats),
+                     "seats_free": free, "version": a.version,
+                     "created": datetime.fromtimestamp(a.row.created, UTC).isoformat()}
+            watch = a.row.settings.get("public")
+            if watch:
+                entry["open_seats"] = len(self.open_seats(a))
+                entry["spectator_url"] = f"/t/{a.id}?token={watch}"
+            out.append(entry)
             if len(out) >= 100:
                 break
         return out

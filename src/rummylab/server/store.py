@@ -136,6 +136,7 @@ class Write:
     table: TableRow | None = None  # a new table
     events: list[EventRow] = field(default_factory=list)
     finish: tuple[str, float, str] | None = None  # (table id, when, record)
+    tokens: tuple[str, list[str | None]] | None = None  # (table id, seats' token hashes)
 
 
 def default_url() -> str:
@@ -230,6 +231,9 @@ def _apply(conn: Connection, batch: Sequence[Write]) -> None:
     if rows:
         conn.execute(insert(events), rows)
     for w in batch:
+        if w.tokens is not None:  # an open seat taken from the lobby
+            conn.execute(update(tables).where(tables.c.id == w.tokens[0])
+                         .values(tokens=json.dumps(w.tokens[1])))
         if w.finish is not None:
             table_id, at, record = w.finish
             conn.execute(update(tables).where(tables.c.id == table_id)

@@ -50,3 +50,26 @@ def analyze_thirteen(cards: str, round_: int, *, natural_wild_sets: bool = False
     out["melds"] = [combo_str(c) for c in sol.combos]
     out["unmatched"] = cards_str(sol.unmatched)
     return out
+
+
+def arrangement(hand: int, wild_rank: int, round_: int, *,
+                natural_wild_sets: bool = False) -> dict[str, Any]:
+    """A hand as a player lays it out (the browser's table): its best
+    ``melds`` (a wild as ``3h=7s``, the card it stands for), the ``unmatched``
+    cards, their ``points`` (the penalty) and, after the draw, what each
+    discard would leave (``after_discard``)."""
+    from rummylab.cards import multi_cards, multi_remove
+    from rummylab.three_thirteen.solver import penalty
+
+    sol = solve(hand, wild_rank, natural_wild_sets=natural_wild_sets)
+    melds = [[card_str(c) if c == f else f"{card_str(c)}={card_str(f)}" for c, f in combo.cards]
+             for combo in sol.combos]
+    out: dict[str, Any] = {"melds": melds, "unmatched": [card_str(c) for c in sol.unmatched],
+                           "points": sol.penalty, "word": "penalty"}
+    held = multi_cards(hand)
+    if len(held) == round_ + 3:
+        out["after_discard"] = {
+            card_str(c): penalty(multi_remove(hand, c), wild_rank,
+                                 natural_wild_sets=natural_wild_sets)
+            for c in dict.fromkeys(held)}
+    return out

@@ -252,6 +252,16 @@ class ThirteenState(State):
         return False
 
     @classmethod
+    def arrange(cls, obs: Observation) -> dict[str, Any] | None:
+        from rummylab.three_thirteen.analysis import arrangement
+
+        assert isinstance(obs, ThirteenObservation)
+        if not obs.hand:
+            return None
+        return arrangement(obs.hand, obs.wild_rank, obs.round,
+                           natural_wild_sets=bool(obs.options.get("natural_wild_sets", False)))
+
+    @classmethod
     def analyze(cls, cards: str, **given: Any) -> dict[str, Any]:
         from rummylab.errors import OptionError
         from rummylab.three_thirteen.analysis import analyze_thirteen

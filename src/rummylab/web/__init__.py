@@ -1,8 +1,8 @@
 """The browser client: plain ES modules, HTML, CSS and SVG cards served by
 the table server as static files (no build step, no Node at install or run
-time). :func:`mount` adds them, the table pages and two read-only routes
-to the server's app; ``rummylab.web.launch`` starts a local server and opens
-the browser (``rummylab play``).
+time). :func:`mount` adds them, the table pages and the read-only routes
+to the server's app (``rummylab play`` starts a local server and opens the
+browser: :func:`rummylab.server.local.launch`).
 
 Everything a seat sees comes from the server's per-seat view and events;
 the routes added here read only the registry (``/api/games``) and the
@@ -15,6 +15,8 @@ import re
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from fastapi import Request  # at the top: a route's annotations are read from here
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -49,6 +51,7 @@ def mount(app: FastAPI) -> None:
     from fastapi.responses import FileResponse, Response
     from fastapi.staticfiles import StaticFiles
 
+    from rummylab.server.tables import Rejected
     from rummylab.web.arrange import arrangement
     from rummylab.web.catalogue import games
 
@@ -84,7 +87,57 @@ def mount(app: FastAPI) -> None:
             return {"version": actor.version, "arrangement": None}
         return {"version": actor.version, "arrangement": arrangement(actor.state, seat)}
 
+    @app.get("/api/tables/{table_id}/position")
+    async def position(table_id: str, token: str = Query(max_length=100)) -> dict[str, Any]:
+        """This moment as one line, as the seat may know it (State.position(seat)
+        writes it from that seat's observation only); asked for, not sent with
+        every move."""
+        hub = app.state.hub
+        actor = await hub.get(table_id[:64])
+        seat = hub.seat_of(actor, token)
+        if seat is None:
+            raise Rejected(409, "a position is written for a seat: a spectator has none")
+        return {"version": actor.version, "position": actor.state.position(seat)}
+
+    @app.get("/replay", include_in_schema=False)
+    async def replay_file_page() -> FileResponse:
+        return FileResponse(shell, headers=no_cache)
+
+    @app.get("/replay/{table_id}", include_in_schema=False)
+    async def replay_page(table_id: str) -> FileResponse:
+        return FileResponse(shell, headers=no_cache)
+
+    @app.get("/api/tables/{table_id}/replay")
+    async def table_replay(table_id: str, token: str = Query(max_length=100),
+                           seat: int | None = None) -> dict[str, Any]:
+        """A finished match of this server, step by step (any token of the table)."""
+        actor = await app.state.hub.get(table_id[:64])
+        app.state.hub.seat_of(actor, token)  # a wrong token is a 403
+        return await _replayed(actor.record_text(), seat, actor.id)
+
+    @app.post("/api/replay")
+    async def file_replay(request: Request, seat: int | None = None) -> dict[str, Any]:
+        """A record file's first match, step by step (the body: the record)."""
+        try:
+            text = (await request.body()).decode("utf-8")
+        except UnicodeDecodeError:
+            raise Rejected(400, "the file is not a text file") from None
+        return await _replayed(text, seat, None)
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+
+async def _replayed(text: str, seat: int | None, table: str | None) -> dict[str, Any]:
+    import asyncio
+
+    from rummylab.errors import RummyError
+    from rummylab.server.tables import Rejected
+    from rummylab.web.replay import steps
+
+    try:
+        return await asyncio.to_thread(steps, text, seat, table)
+    except RummyError as e:  # a record that does not replay: its line and why
+        raise Rejected(400, str(e)) from None
 
 
 _GAMES: list[Any] = []

@@ -1,8 +1,11 @@
 // The server's HTTP API: JSON in and out; a refusal becomes an Error with
 // the server's one-line reason.
-export async function request(method, path, body) {
+export async function request(method, path, body, plain) {
   const init = { method, headers: {} };
-  if (body !== undefined) {
+  if (plain !== undefined) {
+    init.headers["Content-Type"] = "text/plain; charset=utf-8";
+    init.body = plain;
+  } else if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }

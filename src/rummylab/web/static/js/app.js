@@ -2,6 +2,7 @@
 import { settings } from "./cards.js";
 import { showLobby } from "./lobby.js";
 import { showTable } from "./table.js";
+import { showReplay } from "./replay.js";
 
 function applySettings() {
   document.body.classList.toggle("large-index", settings.largeIndex);
@@ -27,8 +28,11 @@ const match = path.match(/^\/t\/([A-Za-z0-9_-]+)\/?$/);
 let redraw = () => {};
 setupToggles(() => redraw());
 applySettings();
+const replay = path.match(/^\/replay(?:\/([A-Za-z0-9_-]+))?\/?$/);
 if (match) {
   redraw = showTable(main, match[1]);
+} else if (replay) {
+  redraw = showReplay(main, replay[1] || null);
 } else {
   showLobby(main);
 }

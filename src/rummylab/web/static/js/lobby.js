@@ -64,6 +64,9 @@ function buildForm(panel, games) {
       el("label", { for: "players", text: "Players " }), playersSel),
     el("fieldset", {}, el("legend", { text: "Seats" }), seatsBox),
     el("details", {}, el("summary", { text: "Rule options (defaults shown)" }), optsBox),
+    el("label", { class: "check", for: "public" },
+       el("input", { type: "checkbox", id: "public", name: "public" }),
+       " List it in the lobby: anyone may watch, and join its open seats"),
     error,
     el("div", { class: "row" }, el("button", { type: "submit", class: "primary", id: "create",
                                              text: "Create table" })),
@@ -88,6 +91,7 @@ function buildForm(panel, games) {
     for (let s = 0; s < n; s++) {
       const sel = el("select", { id: `seat-${s}`, name: `seat-${s}` });
       sel.append(el("option", { value: "human", text: s === 0 ? "You" : "A friend (invite link)" }));
+      if (s > 0) sel.append(el("option", { value: "open", text: "Anyone who joins from the lobby" }));
       for (const b of g.bots) {
         sel.append(el("option", { value: `bot:${b.level}`, text: `Bot: ${b.label}`,
                                   selected: s > 0 && b.level === "simple" }));
@@ -136,7 +140,8 @@ function buildForm(panel, games) {
       if (v !== o.default) options[o.name] = v;
     }
     try {
-      const created = await post("/api/tables", { game: g.game, seats, options });
+      const isPublic = form.querySelector("#public").checked || seats.includes("open");
+      const created = await post("/api/tables", { game: g.game, seats, options, public: isPublic });
       remember(created);
       showCreated(result, created, g);
       say(`Table created. ${created.seats.filter((s) => s.token).length} seat links below.`);
@@ -152,6 +157,10 @@ function showCreated(box, created, g) {
   box.append(el("h3", { text: `${g.title} table ${created.table}` }));
   const list = el("div", { class: "invite" });
   for (const s of created.seats) {
+    if (s.open) {
+      list.append(el("p", { text: `Seat ${s.seat + 1}: open to whoever joins from the lobby` }));
+      continue;
+    }
     if (!s.token) {
       list.append(el("p", { text: `Seat ${s.seat + 1}: ${s.player}` }));
       continue;
@@ -173,7 +182,8 @@ async function buildList(panel, games) {
   panel.append(el("h2", { id: "open-h", text: "Open tables" }));
   const ul = el("ul", { class: "tables", id: "open-tables" });
   const refresh = el("button", { type: "button", text: "Refresh" });
-  panel.append(ul, refresh);
+  panel.append(ul, refresh,
+               el("p", {}, el("a", { href: "/replay", id: "replay-file-link", text: "Replay a record file" })));
   const title = (name) => (games.find((g) => g.game === name) || { title: name }).title;
   async function load() {
     ul.innerHTML = "";
@@ -188,15 +198,36 @@ async function buildList(panel, games) {
       const li = el("li", {}, el("strong", { text: title(t.game) }),
                     ` — ${t.seats.join(", ")}; ${t.seats_free} seat(s) free `);
       const known = mine[t.table];
+      const mySeat = localStorage.getItem(`rummylab.seat.${t.table}`);
       if (known) {
         for (const s of known.seats.filter((s) => s.token)) {
           li.append(" ", el("a", { href: s.url, text: `seat ${s.seat + 1}` }));
         }
-        li.append(" ", el("a", { href: known.spectator_url, text: "spectate" }));
-      } else {
+      } else if (mySeat) {
+        li.append(" ", el("a", { href: `/t/${t.table}?token=${encodeURIComponent(mySeat)}`, text: "your seat" }));
+      }
+      if (!known && !mySeat && t.open_seats > 0) {
+        li.append(" ", el("button", { type: "button", class: "primary", "data-join": t.table,
+                                      text: `Join (${t.open_seats} open)`,
+                                      onclick: () => join(t.table) }));
+      }
+      const watch = (known && known.spectator_url) || t.spectator_url;
+      if (watch) li.append(" ", el("a", { href: watch, "data-watch": t.table, text: "watch" }));
+      if (!known && !mySeat && !t.spectator_url) {
         li.append(el("span", { class: "muted", text: "(ask its creator for a seat or spectator link)" }));
       }
       ul.append(li);
+    }
+  }
+  async function join(table) {
+    try {
+      const got = await post(`/api/tables/${table}/join`, {});
+      localStorage.setItem(`rummylab.seat.${table}`, got.token);
+      location.href = got.url;
+    } catch (e) {
+      say(`Not joined: ${e.message}`);
+      await load();
+      ul.prepend(el("li", { class: "error", role: "alert", text: `Not joined: ${e.message}` }));
     }
   }
   refresh.addEventListener("click", load);

@@ -37,7 +37,7 @@ export function showTable(main, id) {
   return () => client.render();
 }
 
-class TableClient {
+export class TableClient {
   constructor(main, id, token) {
     this.main = main;
     this.id = id;
@@ -333,8 +333,20 @@ class TableClient {
     const box = h("section", { class: "panel result", id: "result", "aria-labelledby": "result-h" });
     box.append(h("h2", { id: "result-h", text: v.terminal ? "The match is over" : this.game.resultHeading(this, res) }));
     this.game.renderResult(this, box, res);
-    if (v.terminal) box.append(h("p", { text: `Final scores: ${this.scoreText()}.` }),
-                                h("p", {}, h("a", { href: "/", text: "Back to the lobby" })));
+    if (v.terminal) {
+      box.append(h("p", { text: `Final scores: ${this.scoreText()}.` }));
+      const links = h("p", { class: "row" });
+      if (!v.replay) {
+        const t = encodeURIComponent(this.token);
+        const seat = v.seat === null ? "" : `&seat=${v.seat}`;
+        links.append(h("a", { href: `/replay/${this.id}?token=${t}${seat}`, id: "replay-link",
+                              text: "Replay this match" }), " · ",
+                     h("a", { href: `/api/tables/${this.id}/record?token=${t}`,
+                              download: `rummylab-${this.id}.jsonl`, text: "Its record" }), " · ");
+      }
+      links.append(h("a", { href: "/", text: "Back to the lobby" }));
+      box.append(links);
+    }
     play.append(box);
   }
 
@@ -373,6 +385,29 @@ class TableClient {
     }
     keys.append(ul);
     side.append(scores, logBox, keys);
+    if (v.seat !== null && !v.replay) side.append(this.positionBox());
+  }
+
+  // this moment as one line (rummylab analyze/play --position), as this seat knows it
+  positionBox() {
+    const box = h("details", { class: "panel keys", id: "position" });
+    const out = h("textarea", { id: "position-text", readonly: true, rows: "3", "aria-label": "Position" });
+    const copy = h("button", { type: "button", id: "position-copy", text: "Copy" });
+    copy.addEventListener("click", async () => {
+      out.select();
+      try { await navigator.clipboard.writeText(out.value); say("Position copied."); } catch (e) { say("Select the text and copy it."); }
+    });
+    const load = async () => {
+      try {
+        const got = await get(`/api/tables/${this.id}/position?token=${encodeURIComponent(this.token)}`);
+        out.value = got.position;
+      } catch (e) { out.value = e.message; }
+    };
+    box.addEventListener("toggle", () => { if (box.open) load(); });
+    if (this.positionOpen) box.open = true; // its toggle loads it
+    box.addEventListener("toggle", () => { this.positionOpen = box.open; });
+    box.append(h("summary", { text: "Position (this moment as one line, to copy)" }), out, h("div", { class: "row" }, copy));
+    return box;
   }
 
   // the seats: who they are, their hand sizes, who is to play
