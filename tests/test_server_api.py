@@ -90,6 +90,12 @@ def test_a_match_of_every_game_is_played_to_its_record(tmp_path: Path, game: str
             assert sum(m["seat"] == s for m in moves) == sum(x[0] == s for x in acked)
         versions = [x[2]["version"] for x in acked]
         assert versions == sorted(set(versions)) and versions[-1] <= end["version"]
+        # every hand's result, as the record has it, for the score sheet of a page
+        # opened late; the spectators see the same
+        results = [json.loads(line) for line in text.splitlines() if '"type":"result"' in line]
+        assert results and end["results"] == results
+        watch = c.get(f"/api/tables/{t['table']}", params={"token": t["spectator"]}).json()
+        assert watch["results"] == results
         assert c.get("/api/tables").json()["tables"] == []  # no longer open
 
 

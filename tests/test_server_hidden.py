@@ -29,11 +29,20 @@ PLAYERS = {"gin": (2,), "gin3": (3,), "three-thirteen": (2, 3, 4), "manipulation
 
 
 def known_by_version(record: str) -> list[list[set[str]]]:
-    """Per version, per seat: the cards the seat's observation shows."""
+    """Per version, per seat: the cards the seat's observation shows, and those
+    of every earlier hand's result (each was shown to every seat as its
+    ``last_result``, and the score sheet keeps them all)."""
     [lines] = list(read_matches(io.StringIO(record)))
     head = lines[0][1]
     state = new_state(head["game"], head["options"], head["seed"])
-    out = [[cards_in(state.observation(s).to_dict()) for s in range(state.num_players)]]
+    shown: set[str] = set()
+
+    def seen(s: int) -> set[str]:
+        obs = state.observation(s).to_dict()
+        shown.update(cards_in(obs.get("last_result") or {}))
+        return cards_in(obs) | shown
+
+    out = [[seen(s) for s in range(state.num_players)]]
     for _, e in lines[1:]:
         if e["type"] == "action":
             state.apply(e["action"])
@@ -41,7 +50,7 @@ def known_by_version(record: str) -> list[list[set[str]]]:
             state.advise(e["action"])  # type: ignore[attr-defined]
         else:
             continue
-        out.append([cards_in(state.observation(s).to_dict()) for s in range(state.num_players)])
+        out.append([seen(s) for s in range(state.num_players)])
     return out
 
 

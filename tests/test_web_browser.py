@@ -557,9 +557,14 @@ def test_a_replay_steps_through_every_move(server: Server, browser: Any,
     or the spectators'; a record file opens there too."""
     t, record = _finished_table(server)
     moves = [json.loads(x) for x in record.splitlines() if '"type":"action"' in x]
+    results = [json.loads(x) for x in record.splitlines() if '"type":"result"' in x]
     p = Page(browser)
     p.open(server.base + t["spectator_url"])
     p.ready()
+    # opened after the end: every hand's row on the score sheet, its result in the moves
+    assert p.page.locator("table.scores tbody tr").count() == len(results) + 1  # and Total
+    for r in results:
+        assert f"Hand {r['hand']}" in p.page.inner_text("#log")
     p.page.click("#replay-link")
     p.page.wait_for_selector("#replay-pos")
     assert p.axe() == []

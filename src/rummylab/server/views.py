@@ -19,8 +19,12 @@ _MISSING = object()
 
 
 def observed(state: State, seat: int) -> dict[str, Any]:
-    """The seat's observation as plain JSON-able data."""
+    """The seat's observation as plain JSON-able data, with ``results``: every
+    hand's (round's) result so far, which each seat was shown alike as its
+    ``last_result`` when that hand ended, so that a page opened late or
+    reloaded has the whole score sheet."""
     data: dict[str, Any] = state.observation(seat).to_dict()
+    data["results"] = state.results
     return data
 
 

@@ -17,10 +17,7 @@ class ReplayClient extends TableClient {
     this.fileText = null;
     this.fileName = "";
     this.log = [];
-    this.sheet = [];
   }
-
-  load() { return []; } // nothing of a live table is kept for a replay
 
   async start() {
     if (this.tableId) await this.fetchSteps();
@@ -88,7 +85,6 @@ class ReplayClient extends TableClient {
     this.arrangement = step.arrangement;
     this.selected = null;
     this.log = [];
-    this.sheet = [];
     const seen = new Set();
     for (const s of this.steps.slice(0, this.at + 1)) {
       const res = s.view.last_result;
@@ -97,17 +93,16 @@ class ReplayClient extends TableClient {
         if (!seen.has(key)) {
           seen.add(key);
           if (s !== this.steps[0]) this.log.push(this.game.resultText(this, res));
-          this.sheet.push({ key, label: this.game.resultLabel(this, res), scores: res.scores || [] });
         }
       }
-      if (s.action !== undefined) this.log.push(this.moveLine(s));
+      if (s.action !== undefined) this.log.push(this.stepLine(s));
     }
     this.render();
     this.shown = this.version;
-    if (speak) say(this.at ? `Move ${this.at} of ${this.steps.length - 1}: ${this.moveLine(step)}.` : "The deal.");
+    if (speak) say(this.at ? `Move ${this.at} of ${this.steps.length - 1}: ${this.stepLine(step)}.` : "The deal.");
   }
 
-  moveLine(s) {
+  stepLine(s) {
     const text = s.kind === "advice" ? `advised ${s.action}` : this.game.moveText(this, s.seat, s.action);
     return `${this.seatName(s.seat)}: ${text}`;
   }
@@ -120,7 +115,6 @@ class ReplayClient extends TableClient {
     return `Seat ${seat + 1} (${who}${me})`;
   }
 
-  recordResult() {}
   narrate() {}
   connect() {}
   async act() {}
@@ -161,7 +155,7 @@ class ReplayClient extends TableClient {
         step("replay-last", "Last »", n, this.at === n)),
       h("div", { class: "row" }, range));
     const step0 = this.steps[this.at];
-    if (step0.action !== undefined) bar.append(h("p", { id: "replay-move", text: this.moveLine(step0) }));
+    if (step0.action !== undefined) bar.append(h("p", { id: "replay-move", text: this.stepLine(step0) }));
     const top = this.main.querySelector(".table-top");
     top.after(bar);
     if (!this.tableId) bar.append(this.fileInput());

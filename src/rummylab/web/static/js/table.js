@@ -53,19 +53,11 @@ export class TableClient {
     this.connected = false;
     this.retry = 0;
     this.busy = false;
-    this.log = [];
-    this.logKey = `rummylab.log.${id}.${token.slice(0, 8)}`;
-    this.sheetKey = `rummylab.sheet.${id}.${token.slice(0, 8)}`;
-    this.sheet = this.load(this.sheetKey, []);
-    this.log = this.load(this.logKey, []);
+    this.log = []; // built from each view: every hand's result, then this hand's moves
     this.seenActions = null;
     this.sandbox = null; // Manipulation: the table being rearranged
     this.game = null;
     document.addEventListener("keydown", (e) => this.onKey(e));
-  }
-
-  load(key, fallback) {
-    try { return JSON.parse(localStorage.getItem(key)) || fallback; } catch (e) { return fallback; }
   }
 
   async start() {
@@ -156,51 +148,45 @@ export class TableClient {
     return `Seat ${seat + 1} (${who})`;
   }
 
+  // every hand's result so far (the server's view carries them all, so a page
+  // opened late or reloaded has the whole score sheet)
+  results(view = this.view) {
+    if (view.results) return view.results;
+    return view.last_result ? [view.last_result] : [];
+  }
+
+  moveLine(seat, text) { return `${this.seatName(seat)}: ${this.game.moveText(this, seat, text)}`; }
+
+  // the move list, from the view alone: each hand's result, then this hand's moves
+  // (at the end of the match, the last hand's moves come before its result)
+  buildLog(view) {
+    const ends = this.results(view).map((r) => this.game.resultText(this, r));
+    const moves = (view.actions || []).map(([seat, text]) => this.moveLine(seat, text));
+    if (view.terminal && moves.length && ends.length) return [...ends.slice(0, -1), ...moves, ends[ends.length - 1]];
+    return [...ends, ...moves];
+  }
+
+  // what to say of a new view: the moves made since the last one
   narrate(before, view) {
     const actions = view.actions || [];
     const roundKey = this.game.roundKey(view);
     let fresh = [];
-    if (!before) {
-      if (view.last_result) this.recordResult(view.last_result); // a hand over before we came
-      this.seenActions = { key: roundKey, n: actions.length };
-      if (!this.log.length) fresh = actions;
-    } else if (this.seenActions && this.seenActions.key === roundKey && actions.length >= this.seenActions.n) {
+    if (before && this.seenActions && this.seenActions.key === roundKey && actions.length >= this.seenActions.n) {
       fresh = actions.slice(this.seenActions.n);
-    } else {
-      // a new hand or round: the last one's result, then this one's moves so far
-      const res = view.last_result;
-      if (res) {
-        this.addLog(this.game.resultText(this, res));
-        this.recordResult(res);
-      }
-      fresh = actions;
+    } else if (before) {
+      fresh = actions; // a new hand or round: its moves so far
     }
     this.seenActions = { key: roundKey, n: actions.length };
-    const spoken = [];
-    for (const [seat, text] of fresh) {
-      const line = `${this.seatName(seat)}: ${this.game.moveText(this, seat, text)}`;
-      this.addLog(line);
-      if (before) spoken.push(line);
-    }
-    if (before && view.terminal && !before.terminal) {
-      if (view.last_result) this.recordResult(view.last_result);
-      spoken.push(`The match is over. ${this.scoreText()}`);
-      if (!fresh.length && view.last_result) this.addLog(this.game.resultText(this, view.last_result));
-    }
-    if (before && spoken.length) {
+    this.log = this.buildLog(view);
+    if (!before) return;
+    const spoken = fresh.map(([seat, text]) => this.moveLine(seat, text));
+    const ended = this.results(view).length > this.results(before).length;
+    if (ended) spoken.unshift(this.game.resultText(this, this.results(view).at(-1)));
+    if (view.terminal && !before.terminal) spoken.push(`The match is over. ${this.scoreText()}`);
+    if (spoken.length) {
       const mine = view.to_act === view.seat && !view.terminal ? ` ${this.game.prompt(this)}` : "";
       say(spoken.slice(-3).join(". ") + "." + mine);
     }
-    localStorage.setItem(this.logKey, JSON.stringify(this.log.slice(-200)));
-  }
-
-  addLog(line) { this.log.push(line); }
-
-  recordResult(res) {
-    const key = JSON.stringify([res.hand ?? res.round, res.scores]);
-    if (this.sheet.some((r) => r.key === key)) return;
-    this.sheet.push({ key, label: this.game.resultLabel(this, res), scores: res.scores || [] });
-    localStorage.setItem(this.sheetKey, JSON.stringify(this.sheet));
   }
 
   scoreText() {
@@ -359,9 +345,9 @@ export class TableClient {
     (v.scores || []).forEach((_, i) => head.append(h("th", { scope: "col", text: i === v.seat ? "You" : `Seat ${i + 1}` })));
     table.append(h("thead", {}, head));
     const body = h("tbody");
-    for (const r of this.sheet) {
-      const tr = h("tr", {}, h("td", { text: r.label }));
-      r.scores.forEach((s) => tr.append(h("td", { text: String(s) })));
+    for (const r of this.results(v)) {
+      const tr = h("tr", {}, h("td", { text: this.game.resultLabel(this, r) }));
+      (r.scores || []).forEach((s) => tr.append(h("td", { text: String(s) })));
       body.append(tr);
     }
     const total = h("tr", {}, h("th", { scope: "row", text: "Total" }));
