@@ -136,14 +136,24 @@ class Page:
         view: dict[str, Any] = self.page.evaluate("window.rummylab.view")
         return view
 
-    def my_turn(self, timeout: float = 30_000) -> dict[str, Any]:
-        self.page.wait_for_function(
-            """() => { const c = window.rummylab; if (!c || !c.view || c.busy) return false;
-                       const v = c.view;
-                       return c.shown === c.version && (v.terminal || v.legal.length > 0); }""",
-            timeout=timeout)
-        view: dict[str, Any] = self.page.evaluate("window.rummylab.view")
-        return view
+    def my_turn(self, timeout: float = 30_000, next_hand: str | None = "click") -> dict[str, Any]:
+        """Wait until the seat may act (or the match is over); a hand's end on
+        show is put away by ``next_hand`` (a click, a key), or (None) returned."""
+        while True:
+            self.page.wait_for_function(
+                """() => { const c = window.rummylab; if (!c || !c.view || c.busy) return false;
+                           const v = c.view;
+                           return c.shown === c.version && (v.terminal || v.legal.length > 0
+                                  || document.querySelector("#next-hand") !== null); }""",
+                timeout=timeout)
+            view: dict[str, Any] = self.page.evaluate("window.rummylab.view")
+            if next_hand is None or not self.page.locator("#next-hand").count():
+                return view
+            if next_hand == "click":
+                self.page.click("#next-hand")
+            else:
+                self.page.keyboard.press(next_hand)
+            assert not self.page.locator("#next-hand").count()
 
     def after(self, version: int) -> None:
         self.page.wait_for_function("v => window.rummylab.version > v", arg=version)
@@ -214,7 +224,7 @@ def _play_gin_by_clicks(p: Page, limit: int = 600) -> dict[str, Any]:
 def _play_gin_by_keys(p: Page, limit: int = 600) -> dict[str, Any]:
     keys = p.page.keyboard
     for _ in range(limit):
-        view = p.my_turn()
+        view = p.my_turn(next_hand="Enter")
         if view["terminal"]:
             return view
         legal = view["legal"]
@@ -357,7 +367,7 @@ def test_a_three_thirteen_round(server: Server, browser: Any) -> None:
     assert p.page.locator("#points").inner_text().strip().startswith("Penalty")
     assert p.axe() == []
     for _ in range(100):
-        view = p.my_turn()
+        view = p.my_turn(next_hand=None)
         if view["round"] > 1:
             break
         legal = view["legal"]
@@ -373,8 +383,13 @@ def test_a_three_thirteen_round(server: Server, browser: Any) -> None:
             p.page.click(f'.hand [data-card="{card}"]')
         p.after(view["version"])
     assert view["round"] == 2 and view["last_result"]["round"] == 1
+    # the round's end stays on show, the next round's table hidden, until put away
     assert "Round 1 is over" in p.page.inner_text("#result")
+    assert not p.page.locator("#round").count()
+    assert p.page.evaluate("document.activeElement.id") == "next-hand"
+    p.page.keyboard.press("Enter")
     assert "Round 2 of 11" in p.page.inner_text("#round")
+    assert not p.page.locator("#result").count()
     assert p.errors == []
     p.close()
 

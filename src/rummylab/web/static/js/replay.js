@@ -116,6 +116,8 @@ class ReplayClient extends TableClient {
   }
 
   narrate() {}
+  pendingResult() { return null; }
+  shownResult() { return this.view.last_result; } // each step shows the latest hand's end
   connect() {}
   async act() {}
   async askHint() {}

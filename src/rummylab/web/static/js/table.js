@@ -55,6 +55,10 @@ export class TableClient {
     this.busy = false;
     this.log = []; // built from each view: every hand's result, then this hand's moves
     this.seenActions = null;
+    // how many hands' results the player has seen and put away: a newer one is
+    // shown (both hands laid down, the points) until "Next hand"
+    this.doneKey = `rummylab.done.${id}.${token.slice(0, 8)}`;
+    this.done = null;
     this.sandbox = null; // Manipulation: the table being rearranged
     this.game = null;
     document.addEventListener("keydown", (e) => this.onKey(e));
@@ -119,6 +123,12 @@ export class TableClient {
     this.view = view;
     this.version = view.version;
     this.game = GAMES[view.game] || GAMES.gin;
+    if (this.done === null) {
+      const kept = Number(localStorage.getItem(this.doneKey));
+      // a page opened afresh starts at the hand in play; a reload keeps what was put away
+      this.done = localStorage.getItem(this.doneKey) === null ? this.results(view).length : kept;
+      localStorage.setItem(this.doneKey, String(this.done));
+    }
     this.narrate(before, view);
     const handKey = `${view.version}`;
     if (view.seat !== null && view.hand && view.hand.length && this.arrangedFor !== handKey) {
@@ -166,6 +176,28 @@ export class TableClient {
     return [...ends, ...moves];
   }
 
+  // the hand just ended that the player has not put away yet (null: none)
+  pendingResult() {
+    const v = this.view;
+    const all = this.results(v);
+    return !v.terminal && this.done !== null && all.length > this.done ? all[all.length - 1] : null;
+  }
+
+  // the result shown on the table: the pending one, or the last at the end of the match
+  shownResult() {
+    return this.view.terminal ? this.view.last_result : this.pendingResult();
+  }
+
+  // "Next hand": the hand's end put away, the next hand shown
+  nextHand() {
+    this.done = this.results(this.view).length;
+    localStorage.setItem(this.doneKey, String(this.done));
+    this.render();
+    const first = this.main.querySelector(".hand button.card");
+    if (first) first.focus();
+    this.announceState();
+  }
+
   // what to say of a new view: the moves made since the last one
   narrate(before, view) {
     const actions = view.actions || [];
@@ -181,6 +213,10 @@ export class TableClient {
     if (!before) return;
     const spoken = fresh.map(([seat, text]) => this.moveLine(seat, text));
     const ended = this.results(view).length > this.results(before).length;
+    if (ended && !view.terminal) {
+      say(`${this.game.resultText(this, this.results(view).at(-1))} Press Enter for the next ${this.game.dealWord.toLowerCase()}.`);
+      return;
+    }
     if (ended) spoken.unshift(this.game.resultText(this, this.results(view).at(-1)));
     if (view.terminal && !before.terminal) spoken.push(`The match is over. ${this.scoreText()}`);
     if (spoken.length) {
@@ -250,6 +286,14 @@ export class TableClient {
     const target = e.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
     const key = e.key;
+    if (this.pendingResult()) {
+      // the hand's end is on show: Enter puts it away (a focused button clicks itself)
+      if (key === "Enter" && !(target && target.closest && target.closest("button, a, summary"))) {
+        e.preventDefault();
+        this.nextHand();
+      }
+      return;
+    }
     if (key === "ArrowLeft" || key === "ArrowRight" || key === "Home" || key === "End") {
       const cards = [...this.main.querySelectorAll(".hand button.card")];
       if (!cards.length) return;
@@ -276,6 +320,7 @@ export class TableClient {
     const active = document.activeElement;
     const focusKey = active && active.dataset ? (active.dataset.card ? `[data-card="${CSS.escape(active.dataset.card)}"]` : active.id ? `#${CSS.escape(active.id)}` : null) : null;
     const focusScope = active && active.closest ? (active.closest(".hand") ? ".hand " : active.closest(".sandbox") ? ".sandbox " : "") : "";
+    const focusHere = !active || active === document.body || this.main.contains(active);
     document.title = `${this.game.title(v)} — rummylab`;
     this.main.innerHTML = "";
     const status = h("p", { class: "muted", id: "conn" });
@@ -292,7 +337,8 @@ export class TableClient {
     const side = h("aside", { class: "side", "aria-label": "Scores, moves and help" });
     grid.append(play, side);
     this.main.append(grid);
-    this.game.render(this, play);
+    const pending = this.pendingResult();
+    if (!pending) this.game.render(this, play);
     if (this.error) play.append(h("p", { class: "error", role: "alert", id: "error", text: this.error }));
     if (this.hint && this.hint.version === v.version) {
       play.append(h("p", { class: "advice", id: "hint" },
@@ -300,10 +346,10 @@ export class TableClient {
     }
     this.renderResult(play);
     this.renderSide(side);
-    if (focusKey) {
-      const again = this.main.querySelector(focusScope + focusKey) || this.main.querySelector(focusKey);
-      if (again) again.focus();
-    }
+    let again = focusKey ? this.main.querySelector(focusScope + focusKey) || this.main.querySelector(focusKey) : null;
+    // a hand's end on show takes the focus the page had (its Enter is "Next hand")
+    if (!again && pending && focusHere) again = this.main.querySelector("#next-hand");
+    if (again) again.focus();
   }
 
   renderStatus() {
@@ -314,7 +360,7 @@ export class TableClient {
 
   renderResult(play) {
     const v = this.view;
-    const res = v.last_result;
+    const res = this.shownResult();
     if (!res) return;
     const box = h("section", { class: "panel result", id: "result", "aria-labelledby": "result-h" });
     box.append(h("h2", { id: "result-h", text: v.terminal ? "The match is over" : this.game.resultHeading(this, res) }));
@@ -332,6 +378,11 @@ export class TableClient {
       }
       links.append(h("a", { href: "/", text: "Back to the lobby" }));
       box.append(links);
+    } else if (this.pendingResult()) {
+      box.append(h("p", { class: "muted", text: `Scores: ${this.scoreText()}.` }),
+                 h("div", { class: "actions" },
+                   h("button", { type: "button", class: "primary", id: "next-hand", onclick: () => this.nextHand() },
+                     `Next ${this.game.dealWord.toLowerCase()} (Enter)`)));
     }
     play.append(box);
   }
