@@ -546,8 +546,8 @@ def test_the_server_killed_and_restarted_mid_hand(browser: Any,
         srv.stop()
 
 
-def _finished_table(server: Server) -> tuple[dict[str, Any], str]:
-    t = server.table("gin", ["bot:random", "bot:simple"], {"target": 10}, seed=6)
+def _finished_table(server: Server, target: int = 10) -> tuple[dict[str, Any], str]:
+    t = server.table("gin", ["bot:random", "bot:simple"], {"target": target}, seed=6)
     deadline = time.time() + 60
     while time.time() < deadline:
         try:
@@ -565,6 +565,30 @@ def _shown_hand(p: Page) -> list[str]:
     return sorted(codes)
 
 
+def test_a_table_opened_after_its_end_shows_every_hand(server: Server, browser: Any) -> None:
+    """Every hand's row on the score sheet, each what that hand scored, the Total
+    row their sum; every hand's result in the moves (the view carries them all)."""
+    t, record = _finished_table(server, target=150)
+    results = [json.loads(x) for x in record.splitlines() if '"type":"result"' in x]
+    assert len(results) > 1
+    p = Page(browser)
+    p.open(server.base + t["spectator_url"])
+    p.ready()
+    rows = p.page.eval_on_selector_all(
+        "table.scores tbody tr",
+        "trs => trs.map(r => [...r.cells].slice(1).map(c => +c.innerText))")
+    assert len(rows) == len(results) + 1  # and Total
+    before = [0, 0]
+    for row, r in zip(rows, results, strict=False):
+        assert row == [a - b for a, b in zip(r["scores"], before, strict=True)]
+        before = r["scores"]
+    assert rows[-1] == results[-1]["scores"]
+    log = p.page.inner_text("#log")
+    assert all(f"Hand {r['hand']}" in log for r in results)
+    assert p.errors == []
+    p.close()
+
+
 def test_a_replay_steps_through_every_move(server: Server, browser: Any,
                                            tmp_path: Path) -> None:
     """Issue 43: a finished match's page links to its replay, which steps through
@@ -572,14 +596,9 @@ def test_a_replay_steps_through_every_move(server: Server, browser: Any,
     or the spectators'; a record file opens there too."""
     t, record = _finished_table(server)
     moves = [json.loads(x) for x in record.splitlines() if '"type":"action"' in x]
-    results = [json.loads(x) for x in record.splitlines() if '"type":"result"' in x]
     p = Page(browser)
     p.open(server.base + t["spectator_url"])
     p.ready()
-    # opened after the end: every hand's row on the score sheet, its result in the moves
-    assert p.page.locator("table.scores tbody tr").count() == len(results) + 1  # and Total
-    for r in results:
-        assert f"Hand {r['hand']}" in p.page.inner_text("#log")
     p.page.click("#replay-link")
     p.page.wait_for_selector("#replay-pos")
     assert p.axe() == []

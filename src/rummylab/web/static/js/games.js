@@ -300,7 +300,7 @@ const gin = drawGame({
     return h("span", { text: ` Knock limit ${v.knock_limit}.` });
   },
   resultHeading: (res) => `Hand ${res.hand}: ${OUTCOMES[res.outcome] || res.outcome}`,
-  resultLabel: (res) => `${res.hand}: ${res.outcome}`,
+  resultLabel: (res) => `${res.hand} ${{ big_gin: "big gin" }[res.outcome] || res.outcome}`,
   resultText(ctx, res) {
     if (res.outcome === "drawn") return `Hand ${res.hand} is drawn: no points.`;
     return `Hand ${res.hand}: ${ctx.seatName(res.knocker)} ${res.outcome === "gin" || res.outcome === "big_gin" ? "went " + OUTCOMES[res.outcome] : "knocked"}; ` +

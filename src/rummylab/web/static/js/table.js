@@ -396,9 +396,14 @@ export class TableClient {
     (v.scores || []).forEach((_, i) => head.append(h("th", { scope: "col", text: i === v.seat ? "You" : `Seat ${i + 1}` })));
     table.append(h("thead", {}, head));
     const body = h("tbody");
+    // each hand's row: what each seat scored in it (a result carries the running
+    // totals after it: the difference from the hand before); the totals below
+    let before = (v.scores || []).map(() => 0);
     for (const r of this.results(v)) {
       const tr = h("tr", {}, h("td", { text: this.game.resultLabel(this, r) }));
-      (r.scores || []).forEach((s) => tr.append(h("td", { text: String(s) })));
+      const after = r.scores || before;
+      after.forEach((s, i) => tr.append(h("td", { text: String(s - (before[i] || 0)) })));
+      before = after;
       body.append(tr);
     }
     const total = h("tr", {}, h("th", { scope: "row", text: "Total" }));
@@ -406,7 +411,9 @@ export class TableClient {
     body.append(total);
     table.append(body);
     scores.append(table);
-    if (this.game.scoreNote) scores.append(h("p", { class: "muted", text: this.game.scoreNote(this) }));
+    const word = this.game.dealWord.toLowerCase();
+    scores.append(h("p", { class: "muted", id: "scores-note",
+                           text: `Each row: the points scored in that ${word}. ${this.game.scoreNote ? this.game.scoreNote(this) : ""}` }));
 
     const logBox = h("section", { class: "panel", "aria-labelledby": "log-h" });
     logBox.append(h("h2", { id: "log-h", text: "Moves" }));
