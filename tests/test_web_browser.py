@@ -390,6 +390,12 @@ def test_a_three_thirteen_round(server: Server, browser: Any) -> None:
     p.page.keyboard.press("Enter")
     assert "Round 2 of 11" in p.page.inner_text("#round")
     assert not p.page.locator("#result").count()
+    # a card chosen is let go at a new round, even one dealt again
+    card = p.page.evaluate("window.rummylab.view.hand[0]")
+    p.page.evaluate("""async (card) => { const c = window.rummylab; c.select(card);
+        await c.setView({...c.view, version: c.version + 1, round: c.view.round + 1}); }""", card)
+    assert p.page.evaluate("window.rummylab.selected") is None
+    assert not p.page.locator('.hand [aria-pressed="true"]').count()
     assert p.errors == []
     p.close()
 

@@ -140,6 +140,9 @@ export class TableClient {
     } else if (!view.hand || !view.hand.length) {
       this.arrangement = null;
     }
+    // a chosen card is let go when it leaves the hand, and at a new hand (the same
+    // card may be dealt again)
+    if (before && this.game.roundKey(before) !== this.game.roundKey(view)) this.selected = null;
     if (this.selected && !(view.hand || []).includes(this.selected)) this.selected = null;
     if (this.hint && this.hint.version !== view.version) this.hint = null;
     if (this.game.onView) this.game.onView(this, before, view);
