@@ -87,7 +87,9 @@ function drawGame(spec) {
       if (k === "t") return tryMove(m.find((x) => x === "take discard"));
       if (k === "p") return tryMove(m.find((x) => x === "pass"));
       if (k === "g") return tryMove(m.find((x) => x === "big gin"));
-      if (k === "d" && sel) return tryMove(m.find((x) => x === `discard ${sel}`));
+      // Enter on a focused control is that control's own (a card clicked again discards)
+      const onControl = e.target && e.target.closest && e.target.closest("button, a, summary");
+      if ((k === "d" || (k === "enter" && !onControl)) && sel) return tryMove(m.find((x) => x === `discard ${sel}`));
       if (k === spec.outKey) {
         const outs = m.filter((x) => x.startsWith(spec.outWord));
         if (sel && outs.includes(`${spec.outWord} ${sel}`)) return tryMove(`${spec.outWord} ${sel}`);
@@ -193,7 +195,8 @@ function drawGame(spec) {
         bar.append(btn(best, spec.outLabel(c, after[c]), true, ctx.selected ? null : spec.outKey));
       }
       if (m.list.some((x) => x.startsWith("discard")) && !ctx.selected) {
-        bar.append(h("span", { class: "muted", text: "Choose a card to discard (click it, or ← → then Enter)." }));
+        bar.append(h("span", { class: "muted", id: "discard-help",
+                               text: "Select a card (click it, or ← →), then Discard (d or Enter, or click the card again)." }));
       }
       if (m.kind === "act") bar.append(h("button", { type: "button", id: "hint-button", onclick: () => ctx.askHint() }, "Hint (h)"));
       play.append(bar);
