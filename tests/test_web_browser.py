@@ -243,6 +243,11 @@ def _play_gin_by_keys(p: Page, limit: int = 600) -> dict[str, Any]:
                 keys.press("ArrowRight")
             assert p.page.evaluate("window.rummylab.selected") == card
             keys.press("Enter")  # the chosen card, again: discarded
+            p.after(version)
+            p.ready()
+            # the focus stays in the hand (on the next card), not dropped to the page
+            assert p.page.evaluate("document.activeElement.closest('.hand') !== null")
+            continue
         p.after(version)
     raise AssertionError("the match did not end")
 
@@ -286,6 +291,14 @@ def test_gin_match_against_a_bot_by_keyboard_alone(server: Server, browser: Any)
     t = server.table("gin", ["human", "bot:simple"], {"target": 10}, seed=8)
     p = Page(browser)
     p.open(server.base + t["seats"][0]["url"])
+    view = p.my_turn()
+    # the page's keys work with the focus on a header checkbox; the Keys panel stays open
+    p.page.keyboard.press("?")
+    p.page.focus("#four-colour")
+    p.page.keyboard.press("p" if "pass" in view["legal"] else "s")
+    p.after(view["version"])
+    p.ready()
+    assert p.page.evaluate("document.querySelector('#keys').open")
     view = _play_gin_by_keys(p)
     assert view["terminal"] and max(view["scores"]) >= 10
     assert p.errors == []

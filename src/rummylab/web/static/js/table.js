@@ -287,7 +287,10 @@ export class TableClient {
   onKey(e) {
     if (!this.view || e.ctrlKey || e.metaKey || e.altKey) return;
     const target = e.target;
-    if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+    // typing is left alone; a checkbox or a button with the focus leaves the page's keys working
+    const typing = target && (target.tagName === "SELECT" || target.tagName === "TEXTAREA" || target.isContentEditable
+      || (target.tagName === "INPUT" && !["checkbox", "radio", "button", "submit", "reset"].includes(target.type)));
+    if (typing) return;
     const key = e.key;
     if (this.pendingResult()) {
       // the hand's end is on show: Enter puts it away (a focused button clicks itself)
@@ -312,7 +315,7 @@ export class TableClient {
       return;
     }
     if (key === "h" || key === "H") { e.preventDefault(); this.askHint(); return; }
-    if (key === "?") { e.preventDefault(); const k = this.main.querySelector("#keys"); if (k) { k.open = true; k.querySelector("summary").focus(); } return; }
+    if (key === "?") { e.preventDefault(); const k = this.main.querySelector("#keys"); if (k) { k.open = true; this.keysOpen = true; k.querySelector("summary").focus(); } return; }
     if (this.game.onKey && this.game.onKey(this, e)) e.preventDefault();
   }
 
@@ -324,6 +327,10 @@ export class TableClient {
     const focusKey = active && active.dataset ? (active.dataset.card ? `[data-card="${CSS.escape(active.dataset.card)}"]` : active.id ? `#${CSS.escape(active.id)}` : null) : null;
     const focusScope = active && active.closest ? (active.closest(".hand") ? ".hand " : active.closest(".sandbox") ? ".sandbox " : "") : "";
     const focusHere = !active || active === document.body || this.main.contains(active);
+    // where in the hand the focus was: a card played away hands it to the next one
+    const handCards = [...this.main.querySelectorAll(".hand button.card")];
+    const focusAt = handCards.indexOf(active);
+    const inPlay = active && active.closest && active.closest("#play");
     document.title = `${this.game.title(v)} — rummylab`;
     this.main.innerHTML = "";
     const status = h("p", { class: "muted", id: "conn" });
@@ -349,9 +356,14 @@ export class TableClient {
     }
     this.renderResult(play);
     this.renderSide(side);
-    let again = focusKey ? this.main.querySelector(focusScope + focusKey) || this.main.querySelector(focusKey) : null;
+    // a card followed where it went (Manipulation's sandbox), but not onto the discard pile
+    let again = focusKey ? this.main.querySelector(focusScope + focusKey) || this.main.querySelector(`${focusKey}:not(#pile)`) : null;
     // a hand's end on show takes the focus the page had (its Enter is "Next hand")
     if (!again && pending && focusHere) again = this.main.querySelector("#next-hand");
+    if (!again && inPlay) {
+      const cards = [...this.main.querySelectorAll(".hand button.card")];
+      if (cards.length) again = cards[Math.min(Math.max(focusAt, 0), cards.length - 1)];
+    }
     if (again) again.focus();
   }
 
@@ -424,7 +436,8 @@ export class TableClient {
     for (const line of this.log.slice(-40).reverse()) ol.append(h("li", { text: line }));
     logBox.append(ol);
 
-    const keys = h("details", { class: "panel keys", id: "keys" });
+    const keys = h("details", { class: "panel keys", id: "keys", open: this.keysOpen || undefined });
+    keys.addEventListener("toggle", () => { this.keysOpen = keys.open; });
     keys.append(h("summary", { text: "Keys" }));
     const ul = h("ul");
     for (const [k, what] of [["← →", "choose a card of your hand"], ["h", "hint"], ...this.game.keys]) {
