@@ -61,7 +61,7 @@ def play_out(c, t, seat_tokens, msg_ids=None):
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_match_of_every_game_is_played_to_its_record(tmp_path: Path, game: str) -> None:
     with client(tmp_path / "t.db") as c:
-        t = create(c, game, GAMES[game], seed=11)
+        t = create(c, game, GAMES[game], seed=11, public=True)  # listed in the lobby
         assert t["seed_hash"] == seed_hash(11)
         humans = {s["seat"]: s["token"] for s in t["seats"] if "token" in s}
         assert set(humans) == {i for i, s in enumerate(GAMES[game]) if s == "human"}

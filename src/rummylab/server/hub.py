@@ -269,11 +269,12 @@ class Hub:
         return found
 
     def lobby(self) -> list[dict[str, Any]]:
-        """The unfinished tables, newest first; a public one with its spectators'
-        link and its open seats (``POST /api/tables/ID/join`` takes one)."""
+        """The unfinished public tables (only those their creators chose to
+        list), newest first, with their spectators' link and open seats
+        (``POST /api/tables/ID/join`` takes one)."""
         out = []
         for a in sorted(self.actors.values(), key=lambda a: -a.row.created):
-            if a.terminal:
+            if a.terminal or not a.row.settings.get("public"):
                 continue
             free = sum(1 for s, spec in enumerate(a.seats)
                        if spec == "human" and not a.claimed[s])

@@ -193,7 +193,7 @@ async function buildList(panel, games) {
       return;
     }
     const mine = Object.fromEntries(knownTables().map((t) => [t.table, t]));
-    if (!tables.length) ul.append(el("li", { text: "No open table yet: create one." }));
+    if (!tables.length) ul.append(el("li", { text: "No public table is open: create one and list it in the lobby." }));
     for (const t of tables) {
       const li = el("li", {}, el("strong", { text: title(t.game) }),
                     ` — ${t.seats.join(", ")}; ${t.seats_free} seat(s) free `);
