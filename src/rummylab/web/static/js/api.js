@@ -37,3 +37,14 @@ export function newId() {
   counter += 1;
   return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}-${counter}`;
 }
+
+// A seat's player as people call it: the bots by their level's name (easy,
+// medium, hard; rummylab.bots.LEVEL_NAMES), whatever the spec the server keeps.
+const LEVELS = { random: "easy", simple: "medium", strong: "hard" };
+export function playerName(spec) {
+  if (spec === "human") return "person";
+  if (spec === "open") return "open seat";
+  if (!spec || !spec.startsWith("bot:")) return spec || "";
+  const level = spec.slice(4).split(":")[0];
+  return `${LEVELS[level] || level} bot`;
+}

@@ -1,5 +1,5 @@
 // The lobby: create a table (game, seats, rule options), invite links, open tables.
-import { get, post } from "./api.js";
+import { get, playerName, post } from "./api.js";
 import { say } from "./live.js";
 
 const KNOWN = "rummylab.tables";
@@ -93,7 +93,7 @@ function buildForm(panel, games) {
       sel.append(el("option", { value: "human", text: s === 0 ? "You" : "A friend (invite link)" }));
       if (s > 0) sel.append(el("option", { value: "open", text: "Anyone who joins from the lobby" }));
       for (const b of g.bots) {
-        sel.append(el("option", { value: `bot:${b.level}`, text: `Bot: ${b.label}`,
+        sel.append(el("option", { value: `bot:${b.level}`, text: `${b.label[0].toUpperCase()}${b.label.slice(1)} bot`,
                                   selected: s > 0 && b.level === "simple" }));
       }
       seatsBox.append(el("label", { for: `seat-${s}`, text: `Seat ${s + 1}` }), sel);
@@ -162,7 +162,7 @@ function showCreated(box, created, g) {
       continue;
     }
     if (!s.token) {
-      list.append(el("p", { text: `Seat ${s.seat + 1}: ${s.player}` }));
+      list.append(el("p", { text: `Seat ${s.seat + 1}: ${playerName(s.player)}` }));
       continue;
     }
     const url = new URL(s.url, location.href).href;
@@ -196,7 +196,7 @@ async function buildList(panel, games) {
     if (!tables.length) ul.append(el("li", { text: "No public table is open: create one and list it in the lobby." }));
     for (const t of tables) {
       const li = el("li", {}, el("strong", { text: title(t.game) }),
-                    ` — ${t.seats.join(", ")}; ${t.seats_free} seat(s) free `);
+                    ` — ${t.seats.map(playerName).join(", ")}; ${t.seats_free} seat(s) free `);
       const known = mine[t.table];
       const mySeat = localStorage.getItem(`rummylab.seat.${t.table}`);
       if (known) {

@@ -1,7 +1,7 @@
 // A finished match, step by step: from the server's replay of its record (a
 // table's, or a record file opened here), each step the view one seat had
 // then, or the spectators'. The table's own drawing shows it; nothing moves.
-import { get, request } from "./api.js";
+import { get, playerName, request } from "./api.js";
 import { say } from "./live.js";
 import { GAMES } from "./games.js";
 import { TableClient, h } from "./table.js";
@@ -110,7 +110,7 @@ class ReplayClient extends TableClient {
   seatName(seat, capital = true) {
     if (seat === null || seat === undefined) return "";
     const name = this.seats[seat] || "";
-    const who = name && name !== "human" ? name.replace(/^bot:/, "bot ") : "player";
+    const who = name && name !== "human" ? playerName(name) : "player";
     const me = this.view && seat === this.view.seat ? ", seen here" : "";
     return `Seat ${seat + 1} (${who}${me})`;
   }
@@ -134,7 +134,7 @@ class ReplayClient extends TableClient {
     const n = this.steps.length - 1;
     const bar = h("section", { class: "panel replay", "aria-label": "Replay", id: "replay" });
     const seatSel = h("select", { id: "replay-seat" });
-    this.seats.forEach((name, s) => seatSel.append(h("option", { value: String(s), text: `Seat ${s + 1} (${name})`, selected: this.seatAsked === s })));
+    this.seats.forEach((name, s) => seatSel.append(h("option", { value: String(s), text: `Seat ${s + 1} (${playerName(name)})`, selected: this.seatAsked === s })));
     seatSel.append(h("option", { value: "", text: "The spectators", selected: this.seatAsked === null }));
     seatSel.addEventListener("change", () => {
       this.seatAsked = seatSel.value === "" ? null : Number(seatSel.value);

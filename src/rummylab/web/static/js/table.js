@@ -1,7 +1,7 @@
 // A table, drawn from this seat's view only: the server's GET view, then its
 // WebSocket events (each a full view of this seat). Moves go by HTTP with an
 // id, so a resend after a dropped connection is applied once.
-import { get, post, newId } from "./api.js";
+import { get, post, newId, playerName } from "./api.js";
 import { cardEl, backEl, cardName, cardShort, cardsOf, cardsText } from "./cards.js";
 import { say } from "./live.js";
 import { GAMES } from "./games.js";
@@ -157,7 +157,7 @@ export class TableClient {
     const v = this.view;
     if (seat === v.seat) return capital ? "You" : "you";
     const p = (v.players || [])[seat];
-    const who = p && p.player !== "human" ? p.player.replace(/^bot:/, "bot ") : "friend";
+    const who = p && p.player !== "human" ? playerName(p.player) : "friend";
     return `Seat ${seat + 1} (${who})`;
   }
 
