@@ -283,6 +283,8 @@ def test_gin_match_against_a_bot_by_clicks(server: Server, browser: Any) -> None
     # the bot by the name the lobby gives its level, not the server's spec
     text = p.page.inner_text("#main")
     assert "Seat 2 (medium bot)" in text and "simple" not in text
+    status = p.page.inner_text("#status")
+    assert " or " in status and ", pass." not in status and ", knock." not in status
     view = _play_gin_by_clicks(p)
     assert view["terminal"] and max(view["scores"]) >= 10
     assert p.page.locator("#result h2").inner_text() == "The match is over"

@@ -168,7 +168,7 @@ class Hub:
             state = self._from_position(cls, position, seed)
         if len(seats) != state.num_players:
             raise RummyError(f"{cls.game_name} with these options is played by "
-                             f"{state.num_players} players, not {len(seats)} seats")
+                             f"{state.num_players} players, not {len(seats)}")
         for s in seats:  # every bot must exist and play this game
             spec = bot_spec(s)
             if spec is not None:

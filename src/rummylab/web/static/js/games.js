@@ -75,7 +75,9 @@ function drawGame(spec) {
       if (m.some((x) => x.startsWith("knock"))) words.push("knock");
       if (m.some((x) => x.startsWith("go out"))) words.push("go out");
       if (m.includes("big gin")) words.push("go big gin");
-      return `Your ${this.moves(ctx).kind === "advise" ? "advice" : "move"}: ${words.join(", ")}.`;
+      // "a, b or c"
+      const said = words.length > 1 ? `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}` : words[0];
+      return `Your ${this.moves(ctx).kind === "advise" ? "advice" : "move"}: ${said}.`;
     },
 
     onKey(ctx, e) {

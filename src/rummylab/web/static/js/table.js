@@ -432,7 +432,7 @@ export class TableClient {
 
     const logBox = h("section", { class: "panel", "aria-labelledby": "log-h" });
     logBox.append(h("h2", { id: "log-h", text: "Moves" }));
-    const ol = h("ol", { class: "log", id: "log", reversed: true });
+    const ol = h("ol", { class: "log", id: "log", reversed: true, tabindex: "0", "aria-labelledby": "log-h" }); // it may scroll
     for (const line of this.log.slice(-40).reverse()) ol.append(h("li", { text: line }));
     logBox.append(ol);
 
