@@ -358,6 +358,8 @@ export class TableClient {
     this.renderSide(side);
     // a card followed where it went (Manipulation's sandbox), but not onto the discard pile
     let again = focusKey ? this.main.querySelector(focusScope + focusKey) || this.main.querySelector(`${focusKey}:not(#pile)`) : null;
+    // a card shown as a picture (a hand's end laid down) cannot hold the focus
+    if (again && !again.matches("button:not([disabled]), a, input, select, textarea, summary, [tabindex]")) again = null;
     // a hand's end on show takes the focus the page had (its Enter is "Next hand")
     if (!again && pending && focusHere) again = this.main.querySelector("#next-hand");
     if (!again && inPlay) {
