@@ -208,7 +208,8 @@ class ReplayedMatch:
     winners: list[int]
     final_scores: list[int]
     state: State
-    #: dealt again from the header's seed (False: no seed, or dealt as given)
+    #: dealt again from the header's seed (False: no seed, dealt as given, or
+    #: started from a position, whose first hand the seed did not deal)
     seed_checked: bool = False
 
 
@@ -595,4 +596,4 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]],
     winners = list(getattr(state, "winners", []))
     final = list(getattr(state, "final_scores", []))
     return ReplayedMatch(match, state.game_name, n0, hands, actions,
-                         winners, final, state, seeded)
+                         winners, final, state, seeded and start is None)

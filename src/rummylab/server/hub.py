@@ -113,6 +113,10 @@ class Hub:
         if any(opened) and not public:
             raise Rejected(400, 'an "open" seat is taken from the lobby: the table must be '
                                 'public')
+        if public and position is not None:
+            # a position's creator knows every hand in it: no fair table for strangers
+            raise Rejected(400, "a table started from a position cannot be public: "
+                                "its creator knows the hands")
         seats = ["human" if s == OPEN else s for s in seats]
         try:
             row, state = self._new_table(game, seats, dict(options), seed, grace, zombie, client,
@@ -279,7 +283,9 @@ class Hub:
                        if spec == "human" and not a.claimed[s])
             entry = {"table": a.id, "game": a.row.game, "seats": list(a.seats),
                      "seats_free": free, "version": a.version,
-                     "created": datetime.fromtimestamp(a.row.created, UTC).isoformat()}
+                     "created": datetime.fromtimestamp(a.row.created, UTC).isoformat(),
+                     # its first hand was given, not dealt by the seed
+                     "from_position": a.row.settings.get("position") is not None}
             watch = a.row.settings.get("public")
             if watch:
                 entry["open_seats"] = len(self.open_seats(a))

@@ -177,6 +177,8 @@ class TableActor:
         out: dict[str, Any] = {
             "table": self.id, "version": self.version, "game": self.state.game_name,
             "options": self.row.options, "seed_hash": self.row.seed_hash,
+            # the first hand was given (the creator knew it), not dealt by the seed
+            "from_position": self.row.settings.get("position") is not None,
             "players": [{"seat": s, "player": spec, "connected": self.connected[s] > 0}
                         for s, spec in enumerate(self.seats)],
         }
