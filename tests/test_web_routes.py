@@ -156,6 +156,29 @@ def test_a_finished_tables_replay_steps_through_every_move(client: Any) -> None:
     assert client.get(f"/api/tables/{t['table']}/replay?token=wrong").status_code == 403
 
 
+def test_a_table_started_from_a_position_replays_from_it(client: Any) -> None:
+    """Review 1: the replay starts where the table did, at its position, not
+    at a fresh deal from the seed."""
+    import time
+
+    from rummylab import new_state
+
+    text = new_state("gin", {"target": 10}, seed=4).position()
+    r = client.post("/api/tables", json={"game": "gin", "seats": ["bot:random", "bot:random"],
+                                         "seed": 9, "position": text})
+    assert r.status_code == 201, r.text
+    t = r.json()
+    base = f"/api/tables/{t['table']}"
+    end = time.monotonic() + 60
+    while client.get(f"{base}/record?token={t['spectator']}").status_code != 200:
+        assert time.monotonic() < end, "the bots did not finish"
+        time.sleep(0.05)
+    got = client.get(f"{base}/replay?token={t['spectator']}&seat=0")
+    assert got.status_code == 200, got.text
+    hand = text.split("hands=")[1].split("/")[0].split(",")
+    assert sorted(got.json()["steps"][0]["view"]["hand"]) == sorted(hand)
+
+
 def test_an_unfinished_match_has_no_replay_yet(client: Any) -> None:
     t = _table(client, "gin", ["human", "bot:simple"])
     r = client.get(f"/api/tables/{t['table']}/replay?token={t['seats'][0]['token']}")

@@ -17,24 +17,18 @@ from typing import Any
 
 from rummylab.errors import RecordError, RummyError
 from rummylab.game import State
-from rummylab.options import as_played
-from rummylab.records import replay
-from rummylab.registry import game_class
+from rummylab.records import replay, start_state
 from rummylab.server.views import observed, public_view, seat_view
 
 MAX_STEPS = 5000  # moves of one match the page is given at once
 
 
 def _start(head: dict[str, Any]) -> State:
-    """The match of ``head`` dealt again from its seed."""
+    """The match of ``head`` dealt again from its seed (or from its position)."""
     if type(head.get("seed")) is not int or head.get("dealt") == "given":
         raise RecordError("this record was dealt from given decks, not a seed: "
                           "the replay page deals from a seed")
-    cls: Any = game_class(str(head.get("game")))
-    with as_played():
-        state: State = cls(head.get("options"), head["seed"],
-                           **cls.record_version_setup(int(head.get("version", 1))))
-    return state
+    return start_state(head)
 
 
 def _view(state: State, seat: int | None, facts: dict[str, Any]) -> dict[str, Any]:
