@@ -199,6 +199,35 @@ def test_a_record_file_replays_and_a_broken_one_is_one_line(client: Any) -> None
     assert big.status_code == 413
 
 
+def test_a_file_of_many_matches_replays_its_first(client: Any,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review 2: simulate and arena write many matches to one file; the page
+    shows the first, whose moves are counted before it is replayed."""
+    import io
+
+    from rummylab.bots import make_bot
+    from rummylab.match import play_match
+    from rummylab.records import RecordWriter
+    from rummylab.web import replay
+
+    stream = io.StringIO()
+    writer = RecordWriter(stream)
+    for seed in (1, 2):
+        play_match("gin", [make_bot("simple", "gin")] * 2, seed=seed, options={"target": 10},
+                   writer=writer)
+    text = stream.getvalue()
+    lines = text.splitlines()
+    second = next(i for i, x in enumerate(lines) if i and '"type":"header"' in x)
+    n = sum(1 for x in lines[:second] if '"type":"action"' in x)
+    got = client.post("/api/replay", content=text.encode())
+    assert got.status_code == 200, got.text
+    assert len(got.json()["steps"]) == n + 1
+    monkeypatch.setattr(replay, "MAX_STEPS", 3)
+    broken = "\n".join([*lines[:second - 1], "{}", *lines[second - 1:]]) + "\n"
+    r = client.post("/api/replay", content=broken.encode())
+    assert r.status_code == 400 and "shows at most 3" in r.json()["error"], r.text
+
+
 def test_a_public_tables_open_seat_is_joined_once(client: Any) -> None:
     """Issue 43: the lobby lists a public table with its spectators' link and
     its open seats; joining gives an open seat's token once; a table that is
