@@ -15,6 +15,7 @@ import hmac
 import logging
 import secrets
 import time
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -60,6 +61,9 @@ class Hub:
         self.journal = Journal(self.store)
         self.actors: dict[str, TableActor] = {}
         self.broken: dict[str, str] = {}  # tables whose log did not replay: why
+        # one join at a time per table: a failed write undoes its seat alone
+        self._joining: weakref.WeakValueDictionary[str, asyncio.Lock] = (
+            weakref.WeakValueDictionary())
 
     async def start(self) -> None:
         await asyncio.to_thread(self.store.migrate)
@@ -241,19 +245,22 @@ class Hub:
         if not actor.row.settings.get("public"):
             raise Rejected(403, "this table takes no one from the lobby: ask its creator "
                                 "for an invite link")
-        if actor.terminal:
-            raise Rejected(409, "the match is over")
-        free = self.open_seats(actor)
-        if not free:
-            raise Rejected(409, "no seat of this table is open any more")
-        seat, token = free[0], secrets.token_urlsafe(24)
-        before = list(actor.row.tokens)
-        actor.row.tokens[seat] = token_hash(token)  # now: a second join takes another seat
-        try:
-            await self.journal.write(Write(tokens=(actor.id, list(actor.row.tokens))))
-        except JournalError as e:
-            actor.row.tokens = before
-            raise Rejected(503, str(e)) from None
+        lock = self._joining.get(actor.id)
+        if lock is None:
+            lock = self._joining[actor.id] = asyncio.Lock()
+        async with lock:  # the token list written is the one kept, or undone, whole
+            if actor.terminal:
+                raise Rejected(409, "the match is over")
+            free = self.open_seats(actor)
+            if not free:
+                raise Rejected(409, "no seat of this table is open any more")
+            seat, token = free[0], secrets.token_urlsafe(24)
+            actor.row.tokens[seat] = token_hash(token)
+            try:
+                await self.journal.write(Write(tokens=(actor.id, list(actor.row.tokens))))
+            except JournalError as e:
+                actor.row.tokens[seat] = None
+                raise Rejected(503, str(e)) from None
         return {"table": actor.id, "seat": seat, "token": token,
                 "url": f"/t/{actor.id}?token={token}"}
 

@@ -1,0 +1,59 @@
+"""The hub under concurrent requests: joins of one table, and loads of one
+table not in memory, interleave at their database writes and reads."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from rummylab.server.hub import Hub, Settings
+from rummylab.server.journal import JournalError
+from rummylab.server.store import Write
+from rummylab.server.tables import Rejected
+
+
+def run(tmp_path: Path, body: Callable[[Hub], Awaitable[None]]) -> None:
+    async def main() -> None:
+        hub = Hub(Settings(db=f"sqlite:///{tmp_path / 't.db'}"))
+        await hub.start()
+        try:
+            await body(hub)
+        finally:
+            await hub.stop()
+
+    asyncio.run(main())
+
+
+def test_a_failed_join_gives_back_its_own_seat_only(tmp_path: Path) -> None:
+    """Review 4: the first joiner's write fails while a second joins; the
+    second keeps its seat, and the failed one's seat is open again."""
+    async def body(hub: Hub) -> None:
+        t = await hub.create("gin", ["open", "open"], {"target": 10}, None, None,
+                             "simple", "test", public=True)
+        writes = 0
+        write = hub.journal.write
+
+        async def flaky(w: Write) -> None:
+            nonlocal writes
+            writes += 1
+            if writes == 1:
+                await asyncio.sleep(0.05)  # the second join arrives meanwhile
+                raise JournalError("the database is down")
+            await write(w)
+
+        hub.journal.write = flaky  # type: ignore[method-assign]
+        first, second = await asyncio.gather(hub.join(t["table"]), hub.join(t["table"]),
+                                             return_exceptions=True)
+        assert isinstance(first, Rejected) and first.status == 503
+        assert isinstance(second, dict)
+        actor = hub.actors[t["table"]]
+        assert hub.seat_of(actor, second["token"]) == second["seat"]
+        assert hub.open_seats(actor) == [1 - second["seat"]]
+
+    run(tmp_path, body)
+
