@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,3 +58,19 @@ def test_a_failed_join_gives_back_its_own_seat_only(tmp_path: Path) -> None:
 
     run(tmp_path, body)
 
+
+def test_two_loads_of_a_table_build_one_actor(tmp_path: Path) -> None:
+    """Review 5: a table not in memory asked for twice at once is rebuilt
+    once (two actors of one table would be two writers of its log)."""
+    async def body(hub: Hub) -> None:
+        t = await hub.create("gin", ["bot:simple", "bot:simple"], {"target": 10}, 3, None,
+                             "simple", "test")
+        for _ in range(600):
+            if hub.actors[t["table"]].terminal:
+                break
+            await asyncio.sleep(0.05)
+        await hub.actors.pop(t["table"]).stop()  # let go of, as _evict does
+        got: list[Any] = await asyncio.gather(*(hub.get(t["table"]) for _ in range(3)))
+        assert got[0] is got[1] is got[2] is hub.actors[t["table"]]
+
+    run(tmp_path, body)

@@ -61,6 +61,7 @@ class Hub:
         self.journal = Journal(self.store)
         self.actors: dict[str, TableActor] = {}
         self.broken: dict[str, str] = {}  # tables whose log did not replay: why
+        self._loading: dict[str, asyncio.Future[TableActor]] = {}  # tables being rebuilt
         # one join at a time per table: a failed write undoes its seat alone
         self._joining: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary())
@@ -223,6 +224,14 @@ class Hub:
             raise Rejected(503, f"this table could not be restored: {self.broken[table_id]}")
         if len(table_id) > 32:
             raise Rejected(404, "no such table")
+        # one load of a table at a time: two would build two actors, two writers of its log
+        loading = self._loading.get(table_id)
+        if loading is None:
+            loading = self._loading[table_id] = asyncio.ensure_future(self._load(table_id))
+            loading.add_done_callback(lambda _: self._loading.pop(table_id, None))
+        return await asyncio.shield(loading)  # a caller that gives up stops no other's load
+
+    async def _load(self, table_id: str) -> TableActor:
         row = await asyncio.to_thread(self.store.table, table_id)
         if row is None:
             raise Rejected(404, "no such table")
