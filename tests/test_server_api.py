@@ -172,7 +172,10 @@ def test_three_player_gin_advice_is_seen_by_sitter_and_captain_only(tmp_path: Pa
         assert a.state.current_player() == captain
         advice = a.state.action_to_string(a.state.legal_actions()[0])
         url = f"/api/tables/{t['table']}/advise"
-        assert c.post(url, json={"token": tokens[box], "action": advice}).status_code == 409
+        for seat in (box, captain):  # refused before the move is read
+            for move in (advice, "fly away"):
+                r = c.post(url, json={"token": tokens[seat], "action": move})
+                assert r.status_code == 409 and "only the sitter" in r.json()["error"], r.text
         r = c.post(url, json={"token": tokens[sitter], "action": advice, "id": 1})
         assert r.status_code == 200 and r.json()["version"] == 1
 
