@@ -28,9 +28,11 @@ def client(tmp_path: Path) -> Any:
 
 
 def test_pages_and_static_files(client: Any) -> None:
-    for path in ("/", "/t/abc"):
+    for path in ("/", "/t/abc", "/replay", "/replay/abc"):
         r = client.get(path)
         assert r.status_code == 200 and '<main id="main"' in r.text
+        # a table page's address holds a seat's token: no link may pass it on
+        assert r.headers["referrer-policy"] == "no-referrer"
         assert 'src="/static/js/app.js"' in r.text
     assert client.get("/static/js/app.js").status_code == 200
     assert client.get("/static/cards/7H.svg").headers["content-type"].startswith("image/svg")

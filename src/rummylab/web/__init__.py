@@ -56,7 +56,8 @@ def mount(app: FastAPI) -> None:
     from rummylab.web.catalogue import games
 
     shell = STATIC / "index.html"
-    no_cache = {"Cache-Control": "no-cache"}
+    # a table page's address holds its seat's token: no Referer carries it away
+    no_cache = {"Cache-Control": "no-cache", "Referrer-Policy": "no-referrer"}
 
     @app.get("/", include_in_schema=False)
     async def lobby_page() -> FileResponse:
