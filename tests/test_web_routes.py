@@ -110,6 +110,17 @@ def test_gin_arrangement_is_the_engines_least_deadwood(client: Any) -> None:
         assert solver.is_meld(parse_mask(meld))
 
 
+def test_a_seat_asking_for_its_arrangement_or_position_is_seen(client: Any) -> None:
+    """Review 9: every route of a seat's token marks the seat as there (the
+    server's one check), as the table's view does."""
+    t = _table(client, "gin", ["human", "human"])
+    actor = client.app.state.hub.actors[t["table"]]
+    for seat, path in enumerate(("arrangement", "position")):
+        assert not actor.claimed[seat]
+        r = client.get(f"/api/tables/{t['table']}/{path}?token={t['seats'][seat]['token']}")
+        assert r.status_code == 200 and actor.claimed[seat], path
+
+
 def test_arrangement_needs_the_seats_token(client: Any) -> None:
     t = _table(client, "gin", ["human", "bot:simple"])
     r = client.get(f"/api/tables/{t['table']}/arrangement?token=wrong")

@@ -195,12 +195,7 @@ def create_app(settings: Settings) -> FastAPI:
         if not bucket.take():
             raise Rejected(429, f"too many moves: at most {settings.moves_per_second:g} a second")
 
-    async def authorized(table_id: str, token: str) -> tuple[TableActor, int | None]:
-        actor = await hub.get(table_id[:64])
-        seat = hub.seat_of(actor, token)
-        if seat is not None:
-            actor.seen(seat)
-        return actor, seat
+    authorized = hub.authorized
 
     # -- routes ----------------------------------------------------------------
     @app.get("/api/tables")

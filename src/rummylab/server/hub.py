@@ -273,6 +273,15 @@ class Hub:
         return {"table": actor.id, "seat": seat, "token": token,
                 "url": f"/t/{actor.id}?token={token}"}
 
+    async def authorized(self, table_id: str, token: str) -> tuple[TableActor, int | None]:
+        """The table and the seat ``token`` speaks for (None: a spectator); a
+        seat that asks is seen (it is there: no bot takes it over)."""
+        actor = await self.get(table_id[:64])
+        seat = self.seat_of(actor, token)
+        if seat is not None:
+            actor.seen(seat)
+        return actor, seat
+
     @staticmethod
     def seat_of(actor: TableActor, token: str) -> int | None:
         """The seat ``token`` speaks for (None: a spectator); a wrong token is a

@@ -81,9 +81,7 @@ def mount(app: FastAPI) -> None:
 
     @app.get("/api/tables/{table_id}/arrangement")
     async def arranged(table_id: str, token: str = Query(max_length=100)) -> dict[str, Any]:
-        hub = app.state.hub
-        actor = await hub.get(table_id[:64])
-        seat = hub.seat_of(actor, token)
+        actor, seat = await app.state.hub.authorized(table_id, token)
         if seat is None:
             return {"version": actor.version, "arrangement": None}
         return {"version": actor.version, "arrangement": arrangement(actor.state, seat)}
@@ -93,9 +91,7 @@ def mount(app: FastAPI) -> None:
         """This moment as one line, as the seat may know it (State.position(seat)
         writes it from that seat's observation only); asked for, not sent with
         every move."""
-        hub = app.state.hub
-        actor = await hub.get(table_id[:64])
-        seat = hub.seat_of(actor, token)
+        actor, seat = await app.state.hub.authorized(table_id, token)
         if seat is None:
             raise Rejected(409, "a position is written for a seat: a spectator has none")
         return {"version": actor.version, "position": actor.state.position(seat)}
@@ -112,8 +108,7 @@ def mount(app: FastAPI) -> None:
     async def table_replay(table_id: str, token: str = Query(max_length=100),
                            seat: int | None = None) -> dict[str, Any]:
         """A finished match of this server, step by step (any token of the table)."""
-        actor = await app.state.hub.get(table_id[:64])
-        app.state.hub.seat_of(actor, token)  # a wrong token is a 403
+        actor, _ = await app.state.hub.authorized(table_id, token)  # a wrong token: 403
         return await _replayed(actor.record_text(), seat, actor.id)
 
     @app.post("/api/replay")
