@@ -74,3 +74,32 @@ def test_two_loads_of_a_table_build_one_actor(tmp_path: Path) -> None:
         assert got[0] is got[1] is got[2] is hub.actors[t["table"]]
 
     run(tmp_path, body)
+
+
+def test_a_write_committed_but_unacknowledged_counts_as_committed(tmp_path: Path) -> None:
+    """Review 7: a COMMIT that succeeded but raised (the connection lost
+    during it) leaves the write in the database; sent again, it meets its own
+    primary key, and is taken as committed, while another move of the same
+    version is still refused."""
+    from rummylab.server.store import EventRow, Store, TableRow
+
+    store = Store(f"sqlite:///{tmp_path / 's.db'}")
+    store.migrate()
+    table = TableRow(id="t1", game="gin", options={}, seats=["human", "human"], seed=1,
+                     seed_hash="h", tokens=[None, None], spectator="s", client="test",
+                     settings={}, opening_hash="o", created=0.0)
+
+    def move(version: int, state_hash: str) -> Write:
+        return Write(events=[EventRow("t1", version, "act", 0, "pass", None, state_hash, 0.0)])
+
+    try:
+        assert store.write([Write(table=table), move(1, "a")]) == [None, None]
+        # sent again: alone, and in a batch with a write that is new
+        assert store.write([Write(table=table)]) == [None]
+        assert store.write([move(1, "a")]) == [None]
+        assert store.write([move(1, "a"), move(2, "b")]) == [None, None]
+        refused = store.write([move(2, "other")])
+        assert len(refused) == 1 and refused[0] is not None
+        assert [e.state_hash for e in store.events_of("t1")] == ["a", "b"]
+    finally:
+        store.close()
