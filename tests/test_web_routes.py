@@ -192,6 +192,41 @@ def test_a_table_started_from_a_position_replays_from_it(client: Any) -> None:
     assert sorted(got.json()["steps"][0]["view"]["hand"]) == sorted(hand)
 
 
+def test_heavy_routes_are_bounded_per_address(tmp_path: Path) -> None:
+    """Review 8: replays, arrangements, positions and a socket's hellos share
+    one bound per client address; a finished table's replay is kept, not
+    replayed again."""
+    settings = Settings(db=f"sqlite:///{tmp_path / 't.db'}", heavy_per_second=0.001,
+                        heavy_burst=3)
+    with TestClient(create_app(settings)) as c:
+        t = _table(c, "gin", ["human", "human"])
+        token = t["seats"][0]["token"]
+        for path in ("arrangement", "position"):
+            assert c.get(f"/api/tables/{t['table']}/{path}?token={token}").status_code == 200
+        with c.websocket_connect(f"/ws/tables/{t['table']}?token={token}") as ws:
+            ws.receive_json()  # the catch-up view
+            ws.send_json({"type": "hello", "version": 0})
+            assert [ws.receive_json()["type"] for _ in range(2)] == ["hello", "pong"]
+            ws.send_json({"type": "hello", "version": 0})
+            got = ws.receive_json()
+            assert got.get("status") == 429 and "too many requests" in got["error"], got
+        r = c.post("/api/replay", content=b"{}")
+        assert r.status_code == 429 and "too many requests" in r.json()["error"]
+
+
+def test_a_finished_tables_replay_is_kept(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rummylab.web import replay
+
+    t, _ = _finished(client)
+    calls = []
+    steps = replay.steps
+    monkeypatch.setattr(replay, "steps", lambda *a: calls.append(a) or steps(*a))
+    base = f"/api/tables/{t['table']}/replay?token={t['spectator']}"
+    first, again = client.get(f"{base}&seat=1").json(), client.get(f"{base}&seat=1").json()
+    assert first == again and len(calls) == 1
+    assert client.get(base).json()["steps"][0]["view"]["seat"] is None and len(calls) == 2
+
+
 def test_an_unfinished_match_has_no_replay_yet(client: Any) -> None:
     t = _table(client, "gin", ["human", "bot:simple"])
     r = client.get(f"/api/tables/{t['table']}/replay?token={t['seats'][0]['token']}")

@@ -45,6 +45,10 @@ class Settings:
     max_record: int = 2 * 1024 * 1024  # bytes of a record file sent to the replay page
     moves_per_second: float = 10.0  # per token, with bursts of ``move_burst``
     move_burst: int = 30
+    # per client address: replays, arrangements, positions and a socket's hellos,
+    # each far more work than a move
+    heavy_per_second: float = 10.0
+    heavy_burst: int = 60
     max_open_tables: int = 20  # unfinished tables one client address may have created
     max_tables: int = 10_000  # tables held in memory at once
     max_grace: float = 24 * 3600.0
