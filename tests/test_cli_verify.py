@@ -53,6 +53,23 @@ def test_another_seed_or_a_changed_deal_is_named_by_its_line(
     assert re.search(r"line 2, column \d+: seed 8 does not deal this match", err)
 
 
+def test_a_match_started_from_a_position_cannot_be_verified(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Whoever wrote a position chose its hands: the seed does not deal the
+    first hand, so a commitment to the seed proves nothing about it."""
+    from rummylab import new_state
+
+    rec = tmp_path / "m.jsonl"
+    text = new_state("gin", {"target": 10}, seed=4).position()
+    with rec.open("w") as f:
+        play_match("gin", [make_bot("simple", "gin")] * 2, seed=7, writer=RecordWriter(f),
+                   position=text)
+    assert main(["replay", str(rec), "--quiet"]) == 0  # it replays, it is just not fair
+    assert main(["verify", str(rec), "--seed-hash", seed_hash(7)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "started from a position: its first hand was given" in err and "\n" not in err
+
+
 def test_a_record_without_a_seed_cannot_be_verified(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rec = tmp_path / "m.jsonl"

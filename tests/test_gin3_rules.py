@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from helpers import deck_order, draw_and_throw, gin3, mask, play, snapshot
 from rummylab.cards import parse_card, rank_of
-from rummylab.errors import CardError, IllegalActionError
+from rummylab.errors import CardError, IllegalActionError, TurnError
 from rummylab.gin.game import DRAW_STOCK, PASS, TAKE_DISCARD
 from rummylab.gin.three_player import Gin3State
 
@@ -237,6 +237,20 @@ def test_rule_2_2_advice_only_while_captain_acts_and_only_legal():
     with pytest.raises(IllegalActionError):
         state.advise("pass")  # the box is to act
     assert snapshot(state) == before
+
+
+def test_rule_2_2_only_the_sitter_advises():
+    """§2.2: advice given for a seat is the sitter's alone, refused before
+    the move is read (whose error could tell of the captain's cards)."""
+    state = new(CAPTAIN_GIN)
+    before = snapshot(state)
+    for seat in (BOX, CAPTAIN):
+        with pytest.raises(TurnError, match="only the sitter"):
+            state.advise("take discard", seat)
+        with pytest.raises(TurnError, match="only the sitter"):
+            state.advise("fly away", seat)
+    assert snapshot(state) == before
+    assert state.advise("take discard", SITTER) == TAKE_DISCARD
 
 
 def test_rule_2_2_advice_resets_each_hand():

@@ -12,6 +12,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+from rummylab.errors import RecordError
 from rummylab.records import replay
 from rummylab.verify import seed_hash, verify
 from server_kit import SHORT, actor, bot_move, client, wait_until
@@ -177,7 +178,10 @@ def test_three_player_gin_advice_is_seen_by_sitter_and_captain_only(tmp_path: Pa
         assert a.state.current_player() == captain
         advice = a.state.action_to_string(a.state.legal_actions()[0])
         url = f"/api/tables/{t['table']}/advise"
-        assert c.post(url, json={"token": tokens[box], "action": advice}).status_code == 409
+        for seat in (box, captain):  # refused before the move is read
+            for move in (advice, "fly away"):
+                r = c.post(url, json={"token": tokens[seat], "action": move})
+                assert r.status_code == 409 and "only the sitter" in r.json()["error"], r.text
         r = c.post(url, json={"token": tokens[sitter], "action": advice, "id": 1})
         assert r.status_code == 200 and r.json()["version"] == 1
 
@@ -338,7 +342,32 @@ def test_a_table_starts_from_a_position_and_is_rebuilt_from_it(tmp_path: Path) -
         record = c.get(f"/api/tables/{t['table']}/record", params={"token": token}).text
     head = json.loads(record.splitlines()[0])
     assert head["position"] == text and head["seed"] == 11
-    assert len(verify(io.StringIO(record), t["seed_hash"])) == 1
+    assert len(list(replay(io.StringIO(record)))) == 1
+    # the creator chose the first hand: the seed's commitment does not cover it
+    with pytest.raises(RecordError, match="started from a position"):
+        verify(io.StringIO(record), t["seed_hash"])
+
+
+def test_a_table_from_a_position_says_so_and_is_never_public(tmp_path: Path) -> None:
+    """Review 3: a position lets its creator know every hand, so such a table
+    is not offered to strangers, and its facts and lobby entry say so."""
+    text = new_position()
+    with client(tmp_path / "t.db") as c:
+        for seats in (["human", "human"], ["human", "open"]):
+            body = {"game": "gin", "seats": seats, "position": text, "public": True}
+            r = c.post("/api/tables", json=body)
+            assert r.status_code == 400 and "cannot be public" in r.json()["error"], r.text
+        r = c.post("/api/tables", json={"game": "gin", "seats": ["human", "bot:simple"],
+                                        "position": text})
+        assert r.status_code == 201, r.text
+        t = r.json()
+        plain = create(c, "gin", ["human", "bot:simple"])
+        facts = c.get(f"/api/tables/{t['table']}",
+                      params={"token": t["spectator"]}).json()
+        assert facts["from_position"] is True
+        lobby = {e["table"]: e for e in c.get("/api/tables").json()["tables"]}
+        assert lobby[t["table"]]["from_position"] is True
+        assert lobby[plain["table"]]["from_position"] is False
 
 
 @pytest.mark.parametrize(("more", "words"), [

@@ -69,7 +69,7 @@ def test_every_endpoint_answers_bad_input_with_a_one_line_4xx(tmp_path: Path) ->
                 continue
             one_line_4xx(r)
         # the box: out of turn, and not the sitter (who may advise)
-        other = next(s for s in range(3) if a.view_role(s) == "box")
+        other = next(s for s in range(3) if a.state.role_of(s) == "box")
         assert other != to_act
         good_move = {"token": tokens[other], "action": "pass", "id": "x"}
         for path in ("act", "advise"):

@@ -98,7 +98,7 @@ def play_and_listen(c: Any, game: str, seed: int, players: int,
                                              "examples": examples(a.state)}))
             elif roll < 0.3 and hasattr(a.state, "advise"):  # the sitter advises
                 sitter = next(s for s in range(players)
-                              if a.view_role(s) == "sitter")
+                              if a.state.role_of(s) == "sitter")
                 move = a.state.action_to_string(rng.choice(a.state.legal_actions()))
                 r = c.post(f"/api/tables/{table}/advise",
                            json={"token": tokens[sitter], "action": move, "id": f"a{n}"})

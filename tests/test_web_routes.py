@@ -28,9 +28,11 @@ def client(tmp_path: Path) -> Any:
 
 
 def test_pages_and_static_files(client: Any) -> None:
-    for path in ("/", "/t/abc"):
+    for path in ("/", "/t/abc", "/replay", "/replay/abc"):
         r = client.get(path)
         assert r.status_code == 200 and '<main id="main"' in r.text
+        # a table page's address holds a seat's token: no link may pass it on
+        assert r.headers["referrer-policy"] == "no-referrer"
         assert 'src="/static/js/app.js"' in r.text
     assert client.get("/static/js/app.js").status_code == 200
     assert client.get("/static/cards/7H.svg").headers["content-type"].startswith("image/svg")
@@ -108,6 +110,17 @@ def test_gin_arrangement_is_the_engines_least_deadwood(client: Any) -> None:
         assert solver.is_meld(parse_mask(meld))
 
 
+def test_a_seat_asking_for_its_arrangement_or_position_is_seen(client: Any) -> None:
+    """Review 9: every route of a seat's token marks the seat as there (the
+    server's one check), as the table's view does."""
+    t = _table(client, "gin", ["human", "human"])
+    actor = client.app.state.hub.actors[t["table"]]
+    for seat, path in enumerate(("arrangement", "position")):
+        assert not actor.claimed[seat]
+        r = client.get(f"/api/tables/{t['table']}/{path}?token={t['seats'][seat]['token']}")
+        assert r.status_code == 200 and actor.claimed[seat], path
+
+
 def test_arrangement_needs_the_seats_token(client: Any) -> None:
     t = _table(client, "gin", ["human", "bot:simple"])
     r = client.get(f"/api/tables/{t['table']}/arrangement?token=wrong")
@@ -156,6 +169,64 @@ def test_a_finished_tables_replay_steps_through_every_move(client: Any) -> None:
     assert client.get(f"/api/tables/{t['table']}/replay?token=wrong").status_code == 403
 
 
+def test_a_table_started_from_a_position_replays_from_it(client: Any) -> None:
+    """Review 1: the replay starts where the table did, at its position, not
+    at a fresh deal from the seed."""
+    import time
+
+    from rummylab import new_state
+
+    text = new_state("gin", {"target": 10}, seed=4).position()
+    r = client.post("/api/tables", json={"game": "gin", "seats": ["bot:random", "bot:random"],
+                                         "seed": 9, "position": text})
+    assert r.status_code == 201, r.text
+    t = r.json()
+    base = f"/api/tables/{t['table']}"
+    end = time.monotonic() + 60
+    while client.get(f"{base}/record?token={t['spectator']}").status_code != 200:
+        assert time.monotonic() < end, "the bots did not finish"
+        time.sleep(0.05)
+    got = client.get(f"{base}/replay?token={t['spectator']}&seat=0")
+    assert got.status_code == 200, got.text
+    hand = text.split("hands=")[1].split("/")[0].split(",")
+    assert sorted(got.json()["steps"][0]["view"]["hand"]) == sorted(hand)
+
+
+def test_heavy_routes_are_bounded_per_address(tmp_path: Path) -> None:
+    """Review 8: replays, arrangements, positions and a socket's hellos share
+    one bound per client address; a finished table's replay is kept, not
+    replayed again."""
+    settings = Settings(db=f"sqlite:///{tmp_path / 't.db'}", heavy_per_second=0.001,
+                        heavy_burst=3)
+    with TestClient(create_app(settings)) as c:
+        t = _table(c, "gin", ["human", "human"])
+        token = t["seats"][0]["token"]
+        for path in ("arrangement", "position"):
+            assert c.get(f"/api/tables/{t['table']}/{path}?token={token}").status_code == 200
+        with c.websocket_connect(f"/ws/tables/{t['table']}?token={token}") as ws:
+            ws.receive_json()  # the catch-up view
+            ws.send_json({"type": "hello", "version": 0})
+            assert [ws.receive_json()["type"] for _ in range(2)] == ["hello", "pong"]
+            ws.send_json({"type": "hello", "version": 0})
+            got = ws.receive_json()
+            assert got.get("status") == 429 and "too many requests" in got["error"], got
+        r = c.post("/api/replay", content=b"{}")
+        assert r.status_code == 429 and "too many requests" in r.json()["error"]
+
+
+def test_a_finished_tables_replay_is_kept(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rummylab.web import replay
+
+    t, _ = _finished(client)
+    calls = []
+    steps = replay.steps
+    monkeypatch.setattr(replay, "steps", lambda *a: calls.append(a) or steps(*a))
+    base = f"/api/tables/{t['table']}/replay?token={t['spectator']}"
+    first, again = client.get(f"{base}&seat=1").json(), client.get(f"{base}&seat=1").json()
+    assert first == again and len(calls) == 1
+    assert client.get(base).json()["steps"][0]["view"]["seat"] is None and len(calls) == 2
+
+
 def test_an_unfinished_match_has_no_replay_yet(client: Any) -> None:
     t = _table(client, "gin", ["human", "bot:simple"])
     r = client.get(f"/api/tables/{t['table']}/replay?token={t['seats'][0]['token']}")
@@ -174,6 +245,35 @@ def test_a_record_file_replays_and_a_broken_one_is_one_line(client: Any) -> None
     assert r.json()["error"].startswith("line 5, column 27: illegal action")
     big = client.post("/api/replay", content=b"x" * (3 * 1024 * 1024))
     assert big.status_code == 413
+
+
+def test_a_file_of_many_matches_replays_its_first(client: Any,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review 2: simulate and arena write many matches to one file; the page
+    shows the first, whose moves are counted before it is replayed."""
+    import io
+
+    from rummylab.bots import make_bot
+    from rummylab.match import play_match
+    from rummylab.records import RecordWriter
+    from rummylab.web import replay
+
+    stream = io.StringIO()
+    writer = RecordWriter(stream)
+    for seed in (1, 2):
+        play_match("gin", [make_bot("simple", "gin")] * 2, seed=seed, options={"target": 10},
+                   writer=writer)
+    text = stream.getvalue()
+    lines = text.splitlines()
+    second = next(i for i, x in enumerate(lines) if i and '"type":"header"' in x)
+    n = sum(1 for x in lines[:second] if '"type":"action"' in x)
+    got = client.post("/api/replay", content=text.encode())
+    assert got.status_code == 200, got.text
+    assert len(got.json()["steps"]) == n + 1
+    monkeypatch.setattr(replay, "MAX_STEPS", 3)
+    broken = "\n".join([*lines[:second - 1], "{}", *lines[second - 1:]]) + "\n"
+    r = client.post("/api/replay", content=broken.encode())
+    assert r.status_code == 400 and "shows at most 3" in r.json()["error"], r.text
 
 
 def test_a_public_tables_open_seat_is_joined_once(client: Any) -> None:

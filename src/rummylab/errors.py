@@ -19,6 +19,11 @@ class IllegalActionError(RummyError, ValueError):
     """An action that is not legal now; the state is left unchanged."""
 
 
+class TurnError(IllegalActionError):
+    """A move of a seat whose move it is not (another seat acts, or only the
+    sitter advises): refused before the move itself is looked at."""
+
+
 class UnknownActionError(IllegalActionError):
     """Text that names no action of the game at all (not one that is illegal now)."""
 

@@ -47,9 +47,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
-from rummylab.cards import parse_cards
+from rummylab.cards import Card, parse_cards
 from rummylab.errors import RecordError, RummyError
 from rummylab.game import Event, State
 from rummylab.options import as_played
@@ -208,7 +208,8 @@ class ReplayedMatch:
     winners: list[int]
     final_scores: list[int]
     state: State
-    #: dealt again from the header's seed (False: no seed, or dealt as given)
+    #: dealt again from the header's seed (False: no seed, dealt as given, or
+    #: started from a position, whose first hand the seed did not deal)
     seed_checked: bool = False
 
 
@@ -468,6 +469,27 @@ def _from_position(text: object, seed: object, game: str, raw: str, line: int) -
     return from_position(text, seed)
 
 
+def start_state(head: dict[str, Any], body: list[dict[str, Any]] | None = None,
+                decks: list[list[Card]] | None = None, *, raw: str = "",
+                line: int | None = None) -> State:
+    """The state a match's header ``head`` starts from, before its first line:
+    its position (docs/positions.md), or dealt again from its seed, or, dealt
+    as given, from ``decks`` (its deal lines' decks; ``body``, its lines, sets
+    up the game's replay). ``raw`` and ``line`` place an error in the file."""
+    cls: Any = game_class(str(head.get("game")))
+    played = cls.record_version_setup(head.get("version"))  # an older version's play
+    options, seed, start = head.get("options"), head.get("seed"), head.get("position")
+    setup = cls.replay_setup(body or [])  # read first: a malformed line is the header's error
+    with as_played():
+        if start is not None:
+            return _from_position(start, seed, cls.game_name, raw, line or 1)
+        if type(seed) is int and head.get("dealt") != "given":
+            return cast(State, cls(options, seed, **played))
+        if decks is None:
+            raise RecordError("this match was dealt from given decks, not by a seed", line)
+        return cast(State, cls(options, seed, decks=decks, **setup, **played))
+
+
 def _replay_match(lines: list[tuple[int, str, dict[str, Any]]],
                   number: int | None) -> ReplayedMatch:
     n0, _, head = lines[0]
@@ -511,23 +533,13 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]],
             if kind == "deal":
                 decks.append(parsed)
     try:
-        cls = game_class(str(head.get("game")))
-        kwargs: dict[str, Any] = cls.replay_setup([obj for _, _, obj in lines])
-        played = cls.record_version_setup(version)  # an older version's play
-        ctor: Any = cls
         seed = head.get("seed")
         # every game is reproducible from its seed: a seeded match is dealt again from
         # it, and its deal lines must agree; one dealt as given replays its own decks
         seeded = type(seed) is int and head.get("dealt") != "given"
         start = head.get("position")
-        state: State
-        with as_played():
-            if start is not None:
-                state = _from_position(start, seed, cls.game_name, lines[0][1], n0)
-            elif seeded:
-                state = ctor(options, seed, **played)
-            else:
-                state = ctor(options, seed, decks=decks, **kwargs, **played)
+        state = start_state(head, [obj for _, _, obj in lines], decks, raw=lines[0][1],
+                            line=n0)
         seats = head.get("seats")
         if (not isinstance(seats, list) or len(seats) != state.num_players
                 or not all(isinstance(x, str) for x in seats)):
@@ -595,4 +607,4 @@ def _replay_match(lines: list[tuple[int, str, dict[str, Any]]],
     winners = list(getattr(state, "winners", []))
     final = list(getattr(state, "final_scores", []))
     return ReplayedMatch(match, state.game_name, n0, hands, actions,
-                         winners, final, state, seeded)
+                         winners, final, state, seeded and start is None)

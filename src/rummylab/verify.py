@@ -64,6 +64,10 @@ def verify(stream: IO[str], committed: str | None = None) -> list[ReplayedMatch]
     out = []
     for m in replay(stream):
         seed = m.state.seed
+        if m.state.start_position is not None:
+            # whoever wrote the position chose every hand of it: no seed dealt them
+            raise RecordError("the match started from a position: its first hand was given, "
+                              "not dealt by the seed, so its deal cannot be verified", m.line)
         if not m.seed_checked or seed is None:
             raise RecordError("the header has no seed that deals this match (its decks were "
                               "given), so its deal cannot be verified", m.line)

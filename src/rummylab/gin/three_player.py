@@ -21,7 +21,7 @@ from itertools import permutations
 from typing import Any, ClassVar
 
 from rummylab.cards import Card, card_str, parse_card, rank_of
-from rummylab.errors import CardError, IllegalActionError
+from rummylab.errors import CardError, IllegalActionError, TurnError
 from rummylab.game import Counts, Event, Figure, shown, whole_number
 from rummylab.gin.game import GIN_OPTIONS, GinObservation, GinState
 from rummylab.options import Option
@@ -199,11 +199,15 @@ class Gin3State(GinState):
         return self.non_dealer if seat == self.sitter_seat else seat
 
     # -- the sitter's advice -----------------------------------------------
-    def advise(self, action: int | str) -> int:
+    def advise(self, action: int | str, seat: int | None = None) -> int:
         """The sitter advises the captain. Recorded; changes nothing else.
 
-        Only while the captain is to act, and only a legal action.
+        Only while the captain is to act, and only a legal action. With
+        ``seat``, advice from any seat but the sitter's is a :class:`TurnError`
+        (before the action is read: its error would tell of the captain's cards).
         """
+        if seat is not None and seat != self.sitter_seat:
+            raise TurnError("only the sitter may advise (§2.2)")
         if self.current_player() != self.non_dealer:
             raise IllegalActionError("the sitter may advise only while the captain is to act")
         if isinstance(action, str):

@@ -195,12 +195,22 @@ def create_app(settings: Settings) -> FastAPI:
         if not bucket.take():
             raise Rejected(429, f"too many moves: at most {settings.moves_per_second:g} a second")
 
-    async def authorized(table_id: str, token: str) -> tuple[TableActor, int | None]:
-        actor = await hub.get(table_id[:64])
-        seat = hub.seat_of(actor, token)
-        if seat is not None:
-            actor.seen(seat)
-        return actor, seat
+    heavy: dict[str, Bucket] = {}
+
+    def heavy_allowed(address: str) -> None:
+        """A bound per client address on the routes that cost far more than a
+        move (a replay, an arrangement, a position, a socket's hello)."""
+        bucket = heavy.get(address)
+        if bucket is None:
+            if len(heavy) > 100_000:
+                heavy.clear()
+            bucket = heavy[address] = Bucket(settings.heavy_per_second, settings.heavy_burst)
+        if not bucket.take():
+            raise Rejected(429, f"too many requests: at most {settings.heavy_per_second:g} "
+                                "a second")
+
+    app.state.heavy_allowed = heavy_allowed  # the browser client's routes (rummylab.web)
+    authorized = hub.authorized
 
     # -- routes ----------------------------------------------------------------
     @app.get("/api/tables")
@@ -269,7 +279,7 @@ def create_app(settings: Settings) -> FastAPI:
             await websocket.close()  # before accepting: the client gets a 403
             return
         await websocket.accept()
-        await _session(websocket, actor, seat, since, settings, moves_allowed)
+        await _session(websocket, actor, seat, since, settings, moves_allowed, heavy_allowed)
 
     from rummylab.web import mount  # the browser client (static files, lobby and table pages)
 
@@ -278,7 +288,8 @@ def create_app(settings: Settings) -> FastAPI:
 
 
 async def _session(ws: WebSocket, actor: TableActor, seat: int | None, since: int,
-                   settings: Settings, moves_allowed: Callable[[str], None]) -> None:
+                   settings: Settings, moves_allowed: Callable[[str], None],
+                   heavy_allowed: Callable[[str], None]) -> None:
     """One WebSocket: the view the client missed, then every new version, and
     the moves it sends, each acknowledged once committed."""
     sub = Subscriber(seat)
@@ -323,6 +334,10 @@ async def _session(ws: WebSocket, actor: TableActor, seat: int | None, since: in
             version = msg.get("version", -1)
             if type(version) is not int:
                 return {"type": "error", "error": "'version' must be an integer"}
+            try:
+                heavy_allowed(ws.client.host if ws.client else "unknown")
+            except Rejected as e:
+                return {"type": "error", "status": e.status, "error": e.reason}
             catch_up(version)
             return {"type": "pong"}
         if kind not in ("act", "advise"):

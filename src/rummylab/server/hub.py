@@ -15,6 +15,7 @@ import hmac
 import logging
 import secrets
 import time
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -44,6 +45,10 @@ class Settings:
     max_record: int = 2 * 1024 * 1024  # bytes of a record file sent to the replay page
     moves_per_second: float = 10.0  # per token, with bursts of ``move_burst``
     move_burst: int = 30
+    # per client address: replays, arrangements, positions and a socket's hellos,
+    # each far more work than a move
+    heavy_per_second: float = 10.0
+    heavy_burst: int = 60
     max_open_tables: int = 20  # unfinished tables one client address may have created
     max_tables: int = 10_000  # tables held in memory at once
     max_grace: float = 24 * 3600.0
@@ -60,6 +65,10 @@ class Hub:
         self.journal = Journal(self.store)
         self.actors: dict[str, TableActor] = {}
         self.broken: dict[str, str] = {}  # tables whose log did not replay: why
+        self._loading: dict[str, asyncio.Future[TableActor]] = {}  # tables being rebuilt
+        # one join at a time per table: a failed write undoes its seat alone
+        self._joining: weakref.WeakValueDictionary[str, asyncio.Lock] = (
+            weakref.WeakValueDictionary())
 
     async def start(self) -> None:
         await asyncio.to_thread(self.store.migrate)
@@ -113,6 +122,10 @@ class Hub:
         if any(opened) and not public:
             raise Rejected(400, 'an "open" seat is taken from the lobby: the table must be '
                                 'public')
+        if public and position is not None:
+            # a position's creator knows every hand in it: no fair table for strangers
+            raise Rejected(400, "a table started from a position cannot be public: "
+                                "its creator knows the hands")
         seats = ["human" if s == OPEN else s for s in seats]
         try:
             row, state = self._new_table(game, seats, dict(options), seed, grace, zombie, client,
@@ -215,6 +228,14 @@ class Hub:
             raise Rejected(503, f"this table could not be restored: {self.broken[table_id]}")
         if len(table_id) > 32:
             raise Rejected(404, "no such table")
+        # one load of a table at a time: two would build two actors, two writers of its log
+        loading = self._loading.get(table_id)
+        if loading is None:
+            loading = self._loading[table_id] = asyncio.ensure_future(self._load(table_id))
+            loading.add_done_callback(lambda _: self._loading.pop(table_id, None))
+        return await asyncio.shield(loading)  # a caller that gives up stops no other's load
+
+    async def _load(self, table_id: str) -> TableActor:
         row = await asyncio.to_thread(self.store.table, table_id)
         if row is None:
             raise Rejected(404, "no such table")
@@ -237,21 +258,33 @@ class Hub:
         if not actor.row.settings.get("public"):
             raise Rejected(403, "this table takes no one from the lobby: ask its creator "
                                 "for an invite link")
-        if actor.terminal:
-            raise Rejected(409, "the match is over")
-        free = self.open_seats(actor)
-        if not free:
-            raise Rejected(409, "no seat of this table is open any more")
-        seat, token = free[0], secrets.token_urlsafe(24)
-        before = list(actor.row.tokens)
-        actor.row.tokens[seat] = token_hash(token)  # now: a second join takes another seat
-        try:
-            await self.journal.write(Write(tokens=(actor.id, list(actor.row.tokens))))
-        except JournalError as e:
-            actor.row.tokens = before
-            raise Rejected(503, str(e)) from None
+        lock = self._joining.get(actor.id)
+        if lock is None:
+            lock = self._joining[actor.id] = asyncio.Lock()
+        async with lock:  # the token list written is the one kept, or undone, whole
+            if actor.terminal:
+                raise Rejected(409, "the match is over")
+            free = self.open_seats(actor)
+            if not free:
+                raise Rejected(409, "no seat of this table is open any more")
+            seat, token = free[0], secrets.token_urlsafe(24)
+            actor.row.tokens[seat] = token_hash(token)
+            try:
+                await self.journal.write(Write(tokens=(actor.id, list(actor.row.tokens))))
+            except JournalError as e:
+                actor.row.tokens[seat] = None
+                raise Rejected(503, str(e)) from None
         return {"table": actor.id, "seat": seat, "token": token,
                 "url": f"/t/{actor.id}?token={token}"}
+
+    async def authorized(self, table_id: str, token: str) -> tuple[TableActor, int | None]:
+        """The table and the seat ``token`` speaks for (None: a spectator); a
+        seat that asks is seen (it is there: no bot takes it over)."""
+        actor = await self.get(table_id[:64])
+        seat = self.seat_of(actor, token)
+        if seat is not None:
+            actor.seen(seat)
+        return actor, seat
 
     @staticmethod
     def seat_of(actor: TableActor, token: str) -> int | None:
@@ -280,7 +313,9 @@ class Hub:
                        if spec == "human" and not a.claimed[s])
             entry = {"table": a.id, "game": a.row.game, "seats": list(a.seats),
                      "seats_free": free, "version": a.version,
-                     "created": datetime.fromtimestamp(a.row.created, UTC).isoformat()}
+                     "created": datetime.fromtimestamp(a.row.created, UTC).isoformat(),
+                     # its first hand was given, not dealt by the seed
+                     "from_position": a.row.settings.get("position") is not None}
             watch = a.row.settings.get("public")
             if watch:
                 entry["open_seats"] = len(self.open_seats(a))

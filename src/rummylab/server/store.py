@@ -39,6 +39,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 
 metadata = MetaData()
 
@@ -189,7 +190,7 @@ class Store:
                 return [None] * len(batch)
             except Exception as e:
                 if len(batch) == 1:
-                    return [e]
+                    return [self._settled(batch[0], e)]
             out: list[BaseException | None] = []
             for w in batch:
                 try:
@@ -197,8 +198,30 @@ class Store:
                         _apply(conn, [w])
                     out.append(None)
                 except Exception as e:
-                    out.append(e)
+                    out.append(self._settled(w, e))
             return out
+
+    def _settled(self, w: Write, error: BaseException) -> BaseException | None:
+        """``error``, or None if ``w`` is in the database already, as written: a
+        COMMIT can succeed and still raise (a connection lost during it), and
+        the same write, sent again, then meets its own primary keys."""
+        if not isinstance(error, IntegrityError) or not (w.events or w.table):
+            return error
+        try:
+            with self.engine.connect() as conn:
+                for e in w.events:
+                    got = conn.execute(select(events.c.state_hash).where(
+                        events.c.table_id == e.table_id, events.c.version == e.version)).scalar()
+                    if got != e.state_hash:  # another move holds this version
+                        return error
+                if w.table is not None:
+                    got = conn.execute(select(tables.c.opening_hash)
+                                       .where(tables.c.id == w.table.id)).scalar()
+                    if got != w.table.opening_hash:
+                        return error
+        except Exception:  # the database is still away: the write stays failed
+            return error
+        return None
 
     # -- reading -----------------------------------------------------------
     def table(self, table_id: str) -> TableRow | None:

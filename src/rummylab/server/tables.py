@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 from rummylab.bots import make_bot
 from rummylab.bots.base import Bot
-from rummylab.errors import RummyError
+from rummylab.errors import RummyError, TurnError
 from rummylab.game import State
 from rummylab.match import bot_seed
 from rummylab.records import dumps, header
@@ -155,7 +155,7 @@ class TableActor:
             if r.kind == "takeover":
                 self._take_over(r.seat, r.text)
             else:
-                self._apply(self.state, r.kind, r.text)
+                self._apply(self.state, r.kind, r.text, r.seat)
                 lines = [dumps(e) for e in self.state.take_events()]
                 self.lines += lines
                 self.hash = chain(self.hash, lines)
@@ -177,6 +177,8 @@ class TableActor:
         out: dict[str, Any] = {
             "table": self.id, "version": self.version, "game": self.state.game_name,
             "options": self.row.options, "seed_hash": self.row.seed_hash,
+            # the first hand was given (the creator knew it), not dealt by the seed
+            "from_position": self.row.settings.get("position") is not None,
             "players": [{"seat": s, "player": spec, "connected": self.connected[s] > 0}
                         for s, spec in enumerate(self.seats)],
         }
@@ -284,13 +286,13 @@ class TableActor:
         if kind == "act" and seat != to_act:
             # said before the engine sees it: its error would list the other seat's moves
             raise Rejected(409, f"not your turn: seat {to_act} is to act")
-        if kind == "advise" and self.view_role(seat) != "sitter":
-            raise Rejected(409, "only the sitter may advise")
         candidate = self.state.clone()
         candidate.events = []
         try:
             # on the loop: a move is checked in microseconds, a thread hop costs more
-            self._apply(candidate, kind, text)
+            self._apply(candidate, kind, text, seat)
+        except TurnError as e:  # not this seat's move (advice is the sitter's alone)
+            raise Rejected(409, str(e)) from None
         except RummyError as e:
             raise Rejected(400, str(e)) from None
         lines = [dumps(e) for e in candidate.take_events()]
@@ -319,16 +321,13 @@ class TableActor:
         self.publish()
         return ack
 
-    def view_role(self, seat: int) -> Any:
-        return observed(self.state, seat).get("role")
-
     @staticmethod
-    def _apply(state: State, kind: str, text: str) -> None:
+    def _apply(state: State, kind: str, text: str, seat: int) -> None:
         if kind == "advise":
             advise = getattr(state, "advise", None)
             if advise is None:
-                raise RummyError(f"{state.game_name} has no advice")
-            advise(text)
+                raise TurnError(f"{state.game_name} has no advice: no seat may advise")
+            advise(text, seat)
         else:
             state.apply(text)
 

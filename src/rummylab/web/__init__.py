@@ -12,6 +12,7 @@ seat's own observation (``/api/tables/ID/arrangement``).
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,6 +26,7 @@ STATIC = Path(__file__).parent / "static"
 CARDS = STATIC / "cards"
 
 # a card's file name: rank and suit (the art's own naming), a joker or the back
+REPLAYS_KEPT = 64  # finished tables' replays kept, each a few hundred kB at most
 _CARD_FILE = re.compile(r"^(?:[2-9TJQKA][CDHS]|2J|back)\.svg$")
 # the four-colour deck: diamonds blue, clubs green (only the suit signs and
 # indices, the symbols S<suit>… and V<suit>… of the art; the court figures keep theirs)
@@ -56,7 +58,10 @@ def mount(app: FastAPI) -> None:
     from rummylab.web.catalogue import games
 
     shell = STATIC / "index.html"
-    no_cache = {"Cache-Control": "no-cache"}
+    # finished tables' replays, the most recently asked for: (table, seat) -> steps
+    replays: OrderedDict[tuple[str, int | None], dict[str, Any]] = OrderedDict()
+    # a table page's address holds its seat's token: no Referer carries it away
+    no_cache = {"Cache-Control": "no-cache", "Referrer-Policy": "no-referrer"}
 
     @app.get("/", include_in_schema=False)
     async def lobby_page() -> FileResponse:
@@ -79,22 +84,22 @@ def mount(app: FastAPI) -> None:
                         headers={"Cache-Control": "max-age=86400"})
 
     @app.get("/api/tables/{table_id}/arrangement")
-    async def arranged(table_id: str, token: str = Query(max_length=100)) -> dict[str, Any]:
-        hub = app.state.hub
-        actor = await hub.get(table_id[:64])
-        seat = hub.seat_of(actor, token)
+    async def arranged(table_id: str, request: Request,
+                       token: str = Query(max_length=100)) -> dict[str, Any]:
+        app.state.heavy_allowed(_address(request))
+        actor, seat = await app.state.hub.authorized(table_id, token)
         if seat is None:
             return {"version": actor.version, "arrangement": None}
         return {"version": actor.version, "arrangement": arrangement(actor.state, seat)}
 
     @app.get("/api/tables/{table_id}/position")
-    async def position(table_id: str, token: str = Query(max_length=100)) -> dict[str, Any]:
+    async def position(table_id: str, request: Request,
+                       token: str = Query(max_length=100)) -> dict[str, Any]:
         """This moment as one line, as the seat may know it (State.position(seat)
         writes it from that seat's observation only); asked for, not sent with
         every move."""
-        hub = app.state.hub
-        actor = await hub.get(table_id[:64])
-        seat = hub.seat_of(actor, token)
+        app.state.heavy_allowed(_address(request))
+        actor, seat = await app.state.hub.authorized(table_id, token)
         if seat is None:
             raise Rejected(409, "a position is written for a seat: a spectator has none")
         return {"version": actor.version, "position": actor.state.position(seat)}
@@ -108,16 +113,24 @@ def mount(app: FastAPI) -> None:
         return FileResponse(shell, headers=no_cache)
 
     @app.get("/api/tables/{table_id}/replay")
-    async def table_replay(table_id: str, token: str = Query(max_length=100),
+    async def table_replay(table_id: str, request: Request,
+                           token: str = Query(max_length=100),
                            seat: int | None = None) -> dict[str, Any]:
         """A finished match of this server, step by step (any token of the table)."""
-        actor = await app.state.hub.get(table_id[:64])
-        app.state.hub.seat_of(actor, token)  # a wrong token is a 403
-        return await _replayed(actor.record_text(), seat, actor.id)
+        app.state.heavy_allowed(_address(request))
+        actor, _ = await app.state.hub.authorized(table_id, token)  # a wrong token: 403
+        key = (actor.id, seat)
+        if key not in replays:  # a finished match never changes
+            replays[key] = await _replayed(actor.record_text(), seat, actor.id)
+            while len(replays) > REPLAYS_KEPT:
+                replays.popitem(last=False)
+        replays.move_to_end(key)
+        return replays[key]
 
     @app.post("/api/replay")
     async def file_replay(request: Request, seat: int | None = None) -> dict[str, Any]:
         """A record file's first match, step by step (the body: the record)."""
+        app.state.heavy_allowed(_address(request))
         try:
             text = (await request.body()).decode("utf-8")
         except UnicodeDecodeError:
@@ -125,6 +138,10 @@ def mount(app: FastAPI) -> None:
         return await _replayed(text, seat, None)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
 
 
 async def _replayed(text: str, seat: int | None, table: str | None) -> dict[str, Any]:

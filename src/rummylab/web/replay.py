@@ -17,24 +17,27 @@ from typing import Any
 
 from rummylab.errors import RecordError, RummyError
 from rummylab.game import State
-from rummylab.options import as_played
-from rummylab.records import replay
-from rummylab.registry import game_class
+from rummylab.records import replay, start_state
 from rummylab.server.views import observed, public_view, seat_view
 
 MAX_STEPS = 5000  # moves of one match the page is given at once
 
 
 def _start(head: dict[str, Any]) -> State:
-    """The match of ``head`` dealt again from its seed."""
+    """The match of ``head`` dealt again from its seed (or from its position)."""
     if type(head.get("seed")) is not int or head.get("dealt") == "given":
         raise RecordError("this record was dealt from given decks, not a seed: "
                           "the replay page deals from a seed")
-    cls: Any = game_class(str(head.get("game")))
-    with as_played():
-        state: State = cls(head.get("options"), head["seed"],
-                           **cls.record_version_setup(int(head.get("version", 1))))
-    return state
+    return start_state(head)
+
+
+def _parsed(line: str) -> dict[str, Any]:
+    """A record line's object ({} for one that is not: the replay names it)."""
+    try:
+        obj = json.loads(line)
+    except ValueError:
+        return {}
+    return obj if isinstance(obj, dict) else {}
 
 
 def _view(state: State, seat: int | None, facts: dict[str, Any]) -> dict[str, Any]:
@@ -46,16 +49,26 @@ def _view(state: State, seat: int | None, facts: dict[str, Any]) -> dict[str, An
 
 
 def steps(text: str, seat: int | None, table: str | None = None) -> dict[str, Any]:
-    """The first match of the record ``text`` as steps seen by ``seat`` (None:
+    """The first match of the record ``text`` (the lines before its next
+    header) as steps seen by ``seat`` (None:
     the spectators): step 0 the deal, then one per action or advice line.
     A record that does not replay is a :class:`RecordError` naming its line."""
-    stream = io.StringIO(text.lstrip("\ufeff"))
+    raw = text.lstrip("\ufeff").splitlines()
+    parsed = [_parsed(x) for x in raw]
+    # the first match alone: a record file (simulate, arena) may hold many, one
+    # after another, each from its header line on
+    end = next((i for i, x in enumerate(parsed) if i and x.get("type") == "header"),
+               len(raw))
+    lines = [x for x, line in zip(parsed[:end], raw, strict=False) if line.strip()]
+    moves = [x for x in lines[1:] if x.get("type") in ("action", "advice")]
+    if len(moves) > MAX_STEPS:  # before the whole match is replayed
+        raise RummyError(f"the match has {len(moves)} moves: the replay page shows at most "
+                         f"{MAX_STEPS}")
     try:
-        first = next(replay(stream))
+        first = next(replay(io.StringIO("\n".join(raw[:end]) + "\n")))
     except StopIteration:
         raise RecordError("the file holds no match") from None
-    lines = [json.loads(x) for x in text.lstrip("\ufeff").splitlines() if x.strip()]
-    head, body = lines[0], lines[1:]
+    head = lines[0]
     state = _start(head)
     seats = [str(s) for s in head.get("seats", [])]
     if seat is not None and not 0 <= seat < state.num_players:
@@ -67,10 +80,6 @@ def steps(text: str, seat: int | None, table: str | None = None) -> dict[str, An
         "players": [{"seat": s, "player": name, "connected": False}
                     for s, name in enumerate(seats)],
     }
-    moves = [x for x in body if x.get("type") in ("action", "advice")]
-    if len(moves) > MAX_STEPS:
-        raise RummyError(f"the match has {len(moves)} moves: the replay page shows at most "
-                         f"{MAX_STEPS}")
     arrange = type(state).arrange
     out: list[dict[str, Any]] = []
 
