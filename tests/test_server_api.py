@@ -350,7 +350,7 @@ def test_a_table_starts_from_a_position_and_is_rebuilt_from_it(tmp_path: Path) -
 
 def test_a_table_from_a_position_says_so_and_is_never_public(tmp_path: Path) -> None:
     """Review 3: a position lets its creator know every hand, so such a table
-    is not offered to strangers, and its facts and lobby entry say so."""
+    is not offered to strangers, and its facts (and a lobby entry) say so."""
     text = new_position()
     with client(tmp_path / "t.db") as c:
         for seats in (["human", "human"], ["human", "open"]):
@@ -361,12 +361,13 @@ def test_a_table_from_a_position_says_so_and_is_never_public(tmp_path: Path) -> 
                                         "position": text})
         assert r.status_code == 201, r.text
         t = r.json()
-        plain = create(c, "gin", ["human", "bot:simple"])
+        plain = create(c, "gin", ["human", "bot:simple"], public=True)
         facts = c.get(f"/api/tables/{t['table']}",
                       params={"token": t["spectator"]}).json()
         assert facts["from_position"] is True
+        # the lobby lists public tables only, and a table from a position is never one
         lobby = {e["table"]: e for e in c.get("/api/tables").json()["tables"]}
-        assert lobby[t["table"]]["from_position"] is True
+        assert t["table"] not in lobby
         assert lobby[plain["table"]]["from_position"] is False
 
 
