@@ -40,13 +40,26 @@ class Result:
     seconds: float
     moves: int  # committed: the person's and the bot's
     latencies: list[float] = field(default_factory=list)  # the person's, seconds
+    cpu: float = float("nan")  # the server process's CPU seconds over the run
 
     def line(self) -> str:
         lat = sorted(self.latencies)
         p50 = statistics.median(lat) * 1000 if lat else float("nan")
         p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000 if lat else float("nan")
+        per_move = self.cpu / self.moves * 1e6 if self.moves else float("nan")
         return (f"{self.tables:4d} tables  {self.moves / self.seconds:8.0f} moves/s  "
-                f"{len(lat):6d} acks  p50 {p50:6.1f} ms  p99 {p99:6.1f} ms")
+                f"{len(lat):6d} acks  p50 {p50:6.1f} ms  p99 {p99:6.1f} ms  "
+                f"server CPU {per_move:5.0f} us/move")
+
+
+def _cpu_seconds(pid: int) -> float:
+    """A process's user and system CPU time so far (Linux; NaN elsewhere): the
+    server's cost per move, steadier than the rates on a shared machine."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _free_port() -> int:
@@ -133,7 +146,8 @@ async def _one_table(http: object, base: str, port: int, ready: asyncio.Barrier 
                                           "action": rng.choice(view["legal"])}))
 
 
-async def _run(tables: int, seconds: float, port: int, think: float = 0.0) -> Result:
+async def _run(tables: int, seconds: float, port: int, think: float = 0.0,
+               server: int | None = None) -> Result:
     import httpx
 
     base = f"http://127.0.0.1:{port}"
@@ -146,9 +160,19 @@ async def _run(tables: int, seconds: float, port: int, think: float = 0.0) -> Re
         tasks = [asyncio.create_task(_table(http, base, port, ready, clock, seconds, think, rng,
                                                    out))
                  for _ in range(tables)]
+        started = asyncio.create_task(_cpu_at_start(clock, server))
         await asyncio.gather(*tasks)
         out.seconds = time.monotonic() - clock[0]
+        if server is not None:
+            out.cpu = _cpu_seconds(server) - await started
     return out
+
+
+async def _cpu_at_start(clock: list[float], server: int | None) -> float:
+    """The server's CPU time when the clock starts (every table open)."""
+    while not clock:
+        await asyncio.sleep(0.001)
+    return _cpu_seconds(server) if server is not None else float("nan")
 
 
 def _wait_for(port: int, proc: subprocess.Popen[bytes]) -> None:
@@ -179,7 +203,7 @@ def bench(tables: int, seconds: float, think: float = 0.0) -> Result:
                                 env=env)
         try:
             _wait_for(port, proc)
-            return asyncio.run(_run(tables, seconds, port, think))
+            return asyncio.run(_run(tables, seconds, port, think, proc.pid))
         finally:
             proc.terminate()
             try:

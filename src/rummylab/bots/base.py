@@ -15,6 +15,9 @@ class Bot(ABC):
 
     name = "bot"
     accepted_options: tuple[str, ...] = ()
+    # a move takes microseconds (at most a millisecond or so): the table server runs it on
+    # its event loop, where a hop to a thread and back would cost more than the move
+    quick = False
 
     def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):
         options = dict(options or {})

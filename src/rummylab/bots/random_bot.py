@@ -11,6 +11,7 @@ from rummylab.bots.base import Bot, to_act
 
 class RandomBot(Bot):
     name = "random"
+    quick = True
     accepted_options = ("seed",)
 
     def __init__(self, options: Mapping[str, str] | None = None, seed: int | None = None):

@@ -6,7 +6,8 @@ checked by the engine on a copy of the state, written to the event log (the
 and only then made the table's state, pushed to the seats' connections and
 acknowledged. A move the engine refuses, or one the log could not keep,
 changes nothing. Bots move in the same loop, thinking in a worker thread so
-that the event loop keeps serving every other table.
+that the event loop keeps serving every other table (a quick bot, whose move
+costs less than the hop to a thread, thinks on the loop).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from rummylab.match import bot_seed
 from rummylab.records import dumps, header
 from rummylab.server.journal import Journal, JournalError
 from rummylab.server.store import EventRow, TableRow, Write
-from rummylab.server.views import observed, public_view, seat_view
+from rummylab.server.views import encode, observed, public_view, seat_view
 
 log = logging.getLogger("rummylab.server")
 T = TypeVar("T")
@@ -41,6 +42,10 @@ RETRY = 1.0
 # bots think here, off the event loop; few threads, because every thread that runs
 # Python competes with the loop for the interpreter lock
 THINKING = ThreadPoolExecutor(2, thread_name_prefix="bots")
+
+# a quick bot (``Bot.quick``) thinks on the event loop; one whose move took more CPU
+# time than this (seconds) thinks in the pool from then on
+QUICK_LIMIT = 0.005
 
 
 async def think(fn: Callable[..., T], *args: Any) -> T:
@@ -92,11 +97,12 @@ class Subscriber:
     reconnects with the last version it saw."""
 
     seat: int | None
-    outbox: asyncio.Queue[dict[str, Any]] = field(
+    # a message, or its JSON text (a view encoded once for every connection of its seat)
+    outbox: asyncio.Queue[dict[str, Any] | str] = field(
         default_factory=lambda: asyncio.Queue(maxsize=256))
     overflowed: bool = False
 
-    def push(self, message: dict[str, Any]) -> None:
+    def push(self, message: dict[str, Any] | str) -> None:
         try:
             self.outbox.put_nowait(message)
         except asyncio.QueueFull:
@@ -124,8 +130,12 @@ class TableActor:
         self.seats = list(row.seats)  # "human" or "bot:SPEC"; a takeover changes one
         self.labels = list(row.seats)  # the record's names for the seats
         self.bots: dict[int, Bot] = {}
+        self.slow: set[int] = set()  # seats whose quick bot turned out slow
         self.done: dict[tuple[int, str], Ack] = {}
         self.subscribers: set[Subscriber] = set()
+        # each seat's (and the spectators') latest view, with the version and the
+        # connections it was made for: built once however many connections and reads ask
+        self._views: dict[int | None, tuple[tuple[Any, ...], dict[str, Any]]] = {}
         self.connected: Counter[int] = Counter()
         now = time.time()
         self.last_seen = dict.fromkeys(range(len(self.seats)), now)
@@ -187,11 +197,19 @@ class TableActor:
         return out
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """A seat's view (None: the spectators')."""
+        """A seat's view (None: the spectators'); shared by its callers, who must
+        not change it."""
+        key = (self.version, *(self.connected[s] > 0 for s in range(len(self.seats))))
+        cached = self._views.get(seat)
+        if cached is not None and cached[0] == key:
+            return cached[1]
         facts = self.facts()
         if seat is None:
-            return public_view([observed(self.state, s) for s in range(len(self.seats))], facts)
-        return seat_view(observed(self.state, seat), facts)
+            view = public_view([observed(self.state, s) for s in range(len(self.seats))], facts)
+        else:
+            view = seat_view(observed(self.state, seat), facts)
+        self._views[seat] = (key, view)
+        return view
 
     def seen(self, seat: int) -> None:
         self.last_seen[seat] = time.time()
@@ -320,7 +338,7 @@ class TableActor:
         return ack
 
     def view_role(self, seat: int) -> Any:
-        return observed(self.state, seat).get("role")
+        return self.view(seat).get("role")
 
     @staticmethod
     def _apply(state: State, kind: str, text: str) -> None:
@@ -340,7 +358,16 @@ class TableActor:
         bot = self.bots[seat]
         obs = self.state.observation(seat)
         try:
-            move = await think(bot.move, obs)
+            if bot.quick and seat not in self.slow:
+                began = time.thread_time()  # the CPU it took: not the waits of a busy machine
+                move = bot.move(obs)
+                took = time.thread_time() - began
+                if took > QUICK_LIMIT:
+                    log.warning("table %s: bot %s in seat %s took %.0f ms: it thinks in a "
+                                "thread from now on", self.id, bot.spec(), seat, took * 1000)
+                    self.slow.add(seat)
+            else:
+                move = await think(bot.move, obs)
             text = move if isinstance(move, str) else self.state.action_to_string(move)
         except Exception as e:  # a bot that fails must not stop the table
             log.warning("table %s: bot %s in seat %s failed (%s): playing its first legal move",
@@ -386,16 +413,19 @@ class TableActor:
     def _take_over(self, seat: int, spec: str) -> None:
         self.seats[seat] = f"bot:{spec}"
         self.labels[seat] = f"{self.labels[seat]}, then bot:{spec} (away)"
+        self.slow.discard(seat)
         self._seat_bot(seat, self.seats[seat])
 
     # -- pushing ---------------------------------------------------------------------
     def publish(self) -> None:
         """Push the new version to every connection, each its own view."""
-        views: dict[int | None, dict[str, Any]] = {}
+        texts: dict[int | None, str] = {}
         for sub in list(self.subscribers):
-            if sub.seat not in views:
-                views[sub.seat] = self.view(sub.seat)
-            sub.push({"type": "event", "version": self.version, "view": views[sub.seat]})
+            text = texts.get(sub.seat)
+            if text is None:
+                text = texts[sub.seat] = encode({"type": "event", "version": self.version,
+                                                 "view": self.view(sub.seat)})
+            sub.push(text)
 
 
 def _key(msg_id: Any) -> str | None:

@@ -10,12 +10,17 @@ reshape it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rummylab.game import TERMINAL, State
 
 _MISSING = object()
+
+
+#: a message as the JSON text sent to a WebSocket (compact; the encoder is made once)
+encode: Callable[[Any], str] = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def observed(state: State, seat: int) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from rummylab.gin.solver import deadwood
 
 class SimpleGinBot(Bot):
     name = "simple"
+    quick = True
 
     def act(self, observation: Any) -> int:
         return self.hint(observation)[0]

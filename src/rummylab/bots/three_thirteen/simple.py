@@ -20,6 +20,7 @@ from rummylab.three_thirteen.solver import penalty
 
 class SimpleThirteenBot(Bot):
     name = "simple"
+    quick = True
 
     def act(self, observation: Any) -> int:
         return self.hint(observation)[0]
