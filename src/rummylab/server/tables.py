@@ -44,9 +44,9 @@ RETRY = 1.0
 # Python competes with the loop for the interpreter lock
 THINKING = ThreadPoolExecutor(2, thread_name_prefix="bots")
 
-# a quick bot (``Bot.quick``) thinks on the event loop; one whose moves took more CPU
-# time than this (seconds) ``SLOW_MOVES`` times thinks in the pool from then on (not at
-# once: a garbage collection during a move is counted as the move's time)
+# a quick bot (``Bot.quick``) thinks on the event loop; one whose moves took longer than
+# this (seconds) ``SLOW_MOVES`` times thinks in the pool from then on (not at once: a
+# garbage collection or a busy machine's pause during a move counts as its time)
 QUICK_LIMIT = 0.005
 SLOW_MOVES = 3
 
@@ -362,9 +362,12 @@ class TableActor:
         obs = self.state.observation(seat)
         try:
             if bot.quick and self.slow[seat] < SLOW_MOVES:
-                began = time.thread_time()  # the CPU it took: not the waits of a busy machine
+                # wall time: the thread's CPU clock is a system call, measurably dear at
+                # thousands of moves a second; a pause of a busy machine can make a move
+                # look slow, hence several strikes
+                began = time.perf_counter()
                 move = bot.move(obs)
-                took = time.thread_time() - began
+                took = time.perf_counter() - began
                 if took > QUICK_LIMIT:
                     self.slow[seat] += 1
                     if self.slow[seat] == SLOW_MOVES:
