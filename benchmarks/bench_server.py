@@ -6,8 +6,9 @@ It starts ``rummylab``'s server in a child process on a fresh SQLite file
 opens N tables, and at each plays a random legal move as soon as it is the
 person's turn (or after a thinking time), for a fixed time; a match that ends is
 followed by a new table. It reports the moves committed per second
-(the person's and the bot's) and the person's acknowledgement latency, from
-sending a move to its ack (the ack comes after the commit).
+(the person's and the bot's), the person's acknowledgement latency, from
+sending a move to its ack (the ack comes after the commit), and the CPU time a
+move cost the server and the players (this process, on the same machine).
 
     python benchmarks/bench_server.py                  # 10, 50 and 200 tables, 20 s each
     python benchmarks/bench_server.py --tables 3 --seconds 2
@@ -40,13 +41,28 @@ class Result:
     seconds: float
     moves: int  # committed: the person's and the bot's
     latencies: list[float] = field(default_factory=list)  # the person's, seconds
+    cpu: float = float("nan")  # the server process's CPU seconds over the run
+    client_cpu: float = float("nan")  # this process's (the players')
 
     def line(self) -> str:
         lat = sorted(self.latencies)
         p50 = statistics.median(lat) * 1000 if lat else float("nan")
         p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000 if lat else float("nan")
+        moves = self.moves or float("nan")
+        server, players = self.cpu / moves * 1e6, self.client_cpu / moves * 1e6
         return (f"{self.tables:4d} tables  {self.moves / self.seconds:8.0f} moves/s  "
-                f"{len(lat):6d} acks  p50 {p50:6.1f} ms  p99 {p99:6.1f} ms")
+                f"{len(lat):6d} acks  p50 {p50:6.1f} ms  p99 {p99:6.1f} ms  CPU us/move: "
+                f"server {server:4.0f}, players {players:4.0f}")
+
+
+def _cpu_seconds(pid: int) -> float:
+    """A process's user and system CPU time so far (Linux; NaN elsewhere): the
+    server's cost per move, steadier than the rates on a shared machine."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _free_port() -> int:
@@ -133,7 +149,8 @@ async def _one_table(http: object, base: str, port: int, ready: asyncio.Barrier 
                                           "action": rng.choice(view["legal"])}))
 
 
-async def _run(tables: int, seconds: float, port: int, think: float = 0.0) -> Result:
+async def _run(tables: int, seconds: float, port: int, think: float = 0.0,
+               server: int | None = None) -> Result:
     import httpx
 
     base = f"http://127.0.0.1:{port}"
@@ -146,9 +163,22 @@ async def _run(tables: int, seconds: float, port: int, think: float = 0.0) -> Re
         tasks = [asyncio.create_task(_table(http, base, port, ready, clock, seconds, think, rng,
                                                    out))
                  for _ in range(tables)]
+        started = asyncio.create_task(_cpu_at_start(clock, server))
         await asyncio.gather(*tasks)
         out.seconds = time.monotonic() - clock[0]
+        server_cpu, own_cpu = await started
+        out.cpu = _cpu_seconds(server) - server_cpu if server is not None else float("nan")
+        out.client_cpu = time.process_time() - own_cpu
     return out
+
+
+async def _cpu_at_start(clock: list[float], server: int | None) -> tuple[float, float]:
+    """The server's and this process's CPU time when the clock starts (every
+    table open)."""
+    while not clock:
+        await asyncio.sleep(0.001)
+    return (_cpu_seconds(server) if server is not None else float("nan"),
+            time.process_time())
 
 
 def _wait_for(port: int, proc: subprocess.Popen[bytes]) -> None:
@@ -179,7 +209,7 @@ def bench(tables: int, seconds: float, think: float = 0.0) -> Result:
                                 env=env)
         try:
             _wait_for(port, proc)
-            return asyncio.run(_run(tables, seconds, port, think))
+            return asyncio.run(_run(tables, seconds, port, think, proc.pid))
         finally:
             proc.terminate()
             try:

@@ -27,6 +27,9 @@ def test_a_small_sample_of_the_server_benchmark_runs() -> None:
     p50, p99 = float(words[7]), float(words[10])
     assert moves > 0 and acks > 0
     assert math.isfinite(p50) and 0 < p50 <= p99
+    assert words[12:15] == ["CPU", "us/move:", "server"] and words[16] == "players"
+    server_cpu = float(words[15].rstrip(","))  # read from /proc: Linux only
+    assert server_cpu > 0 or (sys.platform != "linux" and math.isnan(server_cpu))
 
 
 def test_the_benchmark_is_bounded() -> None:

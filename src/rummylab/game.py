@@ -19,13 +19,14 @@ record writer streams them (``rummylab.records``).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import operator
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, TypeVar
 
 from rummylab.cards import cards_str
 from rummylab.errors import CardError, IllegalActionError, OptionError, PositionError
@@ -162,6 +163,13 @@ def thawed(value: Any) -> Any:
     >>> thawed(frozen({"melds": ["As 2s 3s"]}))
     {'melds': ['As 2s 3s']}
     """
+    kind = type(value)
+    if kind in _ATOMIC:
+        return value
+    if kind is MappingProxyType or kind is dict:  # frozen's own, without the ABC checks
+        return {k: v if type(v) in _ATOMIC else thawed(v) for k, v in value.items()}
+    if kind is tuple:
+        return [v if type(v) in _ATOMIC else thawed(v) for v in value]
     if isinstance(value, Mapping):
         return {k: thawed(v) for k, v in value.items()}
     if isinstance(value, tuple):
@@ -201,6 +209,39 @@ class Figure:
         else:
             n = counts[self.per][seat]
         return counts[self.count][seat] / n if n else 0.0
+
+
+_O = TypeVar("_O")
+
+
+def quick_init(cls: type[_O]) -> type[_O]:
+    """A frozen dataclass's ``__init__`` remade to fill the instance's
+    ``__dict__`` in one step: the generated one calls ``object.__setattr__``
+    once a field, which was half the cost of an observation. Same
+    parameters, defaults and values; no ``__post_init__`` or factories."""
+    if hasattr(cls, "__post_init__"):
+        raise TypeError(f"{cls.__name__} has a __post_init__")
+    positional: list[str] = []
+    keyword: list[str] = []
+    names: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        if f.default_factory is not dataclasses.MISSING or not f.init:
+            raise TypeError(f"{cls.__name__}.{f.name}: a factory or init=False field")
+        param = f.name
+        if f.default is not dataclasses.MISSING:
+            names[f"_default_{f.name}"] = f.default
+            param += f"=_default_{f.name}"
+        (keyword if f.kw_only else positional).append(param)
+    params = ", ".join(["self", *positional, *(["*", *keyword] if keyword else [])])
+    fields = ", ".join(f"{f.name!r}: {f.name}" for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+    source = f"def __init__({params}):\n    _set(self, '__dict__', {{{fields}}})\n"
+    names["_set"] = object.__setattr__  # the instance's new, empty dict replaced at once
+    exec(source, names)  # the way dataclasses makes its own __init__
+    init = names["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__doc__ = cls.__init__.__doc__
+    cls.__init__ = init  # type: ignore[method-assign]
+    return cls
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -56,6 +56,7 @@ from rummylab.game import (
     as_action,
     as_text,
     card_lists,
+    quick_init,
     thawed,
 )
 from rummylab.gin.solver import (
@@ -134,6 +135,7 @@ def _meld_strs(melds: Sequence[CardSet]) -> list[str]:
     return [meld_str(m) for m in melds]
 
 
+@quick_init
 @dataclass(frozen=True)
 class GinObservation(Observation):
     """What one seat may know. Cards are ints (masks for hands)."""

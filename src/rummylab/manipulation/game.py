@@ -48,6 +48,7 @@ from rummylab.game import (
     as_action,
     as_text,
     card_lists,
+    quick_init,
     shown,
     thawed,
 )
@@ -102,6 +103,7 @@ MANIPULATION_OPTIONS: dict[str, Option] = {
 }
 
 
+@quick_init
 @dataclass(frozen=True)
 class ManipulationObservation(Observation):
     """What one seat may know: its own hand and everything public.

@@ -28,6 +28,7 @@ from rummylab.errors import OptionError
 from rummylab.server.hub import Hub, Settings, token_hash
 from rummylab.server.store import Store, default_url
 from rummylab.server.tables import Rejected, Subscriber, TableActor, think
+from rummylab.server.views import encode
 
 log = logging.getLogger("rummylab.server")
 
@@ -307,7 +308,7 @@ async def _session(ws: WebSocket, actor: TableActor, seat: int | None, since: in
     async def sender() -> None:
         while True:
             msg = await sub.outbox.get()
-            await ws.send_text(json.dumps(msg, separators=(",", ":")))
+            await ws.send_text(msg if isinstance(msg, str) else encode(msg))
             if sub.overflowed and sub.outbox.empty():
                 await ws.close(code=1013)  # too far behind: reconnect with `since`
                 return

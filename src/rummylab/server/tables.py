@@ -6,7 +6,8 @@ checked by the engine on a copy of the state, written to the event log (the
 and only then made the table's state, pushed to the seats' connections and
 acknowledged. A move the engine refuses, or one the log could not keep,
 changes nothing. Bots move in the same loop, thinking in a worker thread so
-that the event loop keeps serving every other table.
+that the event loop keeps serving every other table, however long a bot
+thinks.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import time
 from collections import Counter
@@ -30,7 +32,7 @@ from rummylab.match import bot_seed
 from rummylab.records import dumps, header
 from rummylab.server.journal import Journal, JournalError
 from rummylab.server.store import EventRow, TableRow, Write
-from rummylab.server.views import observed, public_view, seat_view
+from rummylab.server.views import encode, observed, public_view, seat_view
 
 log = logging.getLogger("rummylab.server")
 T = TypeVar("T")
@@ -92,11 +94,12 @@ class Subscriber:
     reconnects with the last version it saw."""
 
     seat: int | None
-    outbox: asyncio.Queue[dict[str, Any]] = field(
+    # a message, or its JSON text (a view encoded once for every connection of its seat)
+    outbox: asyncio.Queue[dict[str, Any] | str] = field(
         default_factory=lambda: asyncio.Queue(maxsize=256))
     overflowed: bool = False
 
-    def push(self, message: dict[str, Any]) -> None:
+    def push(self, message: dict[str, Any] | str) -> None:
         try:
             self.outbox.put_nowait(message)
         except asyncio.QueueFull:
@@ -126,6 +129,9 @@ class TableActor:
         self.bots: dict[int, Bot] = {}
         self.done: dict[tuple[int, str], Ack] = {}
         self.subscribers: set[Subscriber] = set()
+        # each seat's (and the spectators') latest view, with the version and the
+        # connections it was made for: built once however many connections and reads ask
+        self._views: dict[int | None, tuple[tuple[Any, ...], dict[str, Any]]] = {}
         self.connected: Counter[int] = Counter()
         now = time.time()
         self.last_seen = dict.fromkeys(range(len(self.seats)), now)
@@ -189,11 +195,19 @@ class TableActor:
         return out
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """A seat's view (None: the spectators')."""
+        """A seat's view (None: the spectators'); shared by its callers, who must
+        not change it."""
+        key = (self.version, *self.connected.items())  # any change of a count: a new view
+        cached = self._views.get(seat)
+        if cached is not None and cached[0] == key:
+            return cached[1]
         facts = self.facts()
         if seat is None:
-            return public_view([observed(self.state, s) for s in range(len(self.seats))], facts)
-        return seat_view(observed(self.state, seat), facts)
+            view = public_view([observed(self.state, s) for s in range(len(self.seats))], facts)
+        else:
+            view = seat_view(observed(self.state, seat), facts)
+        self._views[seat] = (key, view)
+        return view
 
     def seen(self, seat: int) -> None:
         self.last_seen[seat] = time.time()
@@ -390,21 +404,19 @@ class TableActor:
     # -- pushing ---------------------------------------------------------------------
     def publish(self) -> None:
         """Push the new version to every connection, each its own view."""
-        views: dict[int | None, dict[str, Any]] = {}
+        texts: dict[int | None, str] = {}
         for sub in list(self.subscribers):
-            if sub.seat not in views:
-                views[sub.seat] = self.view(sub.seat)
-            sub.push({"type": "event", "version": self.version, "view": views[sub.seat]})
+            text = texts.get(sub.seat)
+            if text is None:
+                text = texts[sub.seat] = encode({"type": "event", "version": self.version,
+                                                 "view": self.view(sub.seat)})
+            sub.push(text)
 
 
 def _key(msg_id: Any) -> str | None:
     """A client's message id as stored (JSON, so 1 and "1" differ)."""
-    import json
-
     return None if msg_id is None else json.dumps(msg_id)
 
 
 def _id(key: str) -> Any:
-    import json
-
     return json.loads(key)

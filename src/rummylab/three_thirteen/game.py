@@ -53,6 +53,7 @@ from rummylab.game import (
     as_action,
     as_text,
     card_lists,
+    quick_init,
     thawed,
 )
 from rummylab.options import Option, OptionValue
@@ -139,6 +140,7 @@ def parse_action(text: str) -> int:
     )
 
 
+@quick_init
 @dataclass(frozen=True)
 class ThirteenObservation(Observation):
     """What one seat may know. Hands are two-deck multisets (``cards.multi_*``)."""
