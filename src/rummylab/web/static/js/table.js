@@ -1,7 +1,8 @@
 // A table, drawn from this seat's view only: the server's GET view, then its
-// WebSocket events (each a full view of this seat). Moves go by HTTP with an
-// id, so a resend after a dropped connection is applied once.
-import { get, post, newId, playerName } from "./api.js";
+// WebSocket events (each a full view of this seat). Moves go over that
+// WebSocket (by HTTP while it is down) with an id, so a resend after a dropped
+// connection is applied once; a refused move is a message, not a failed request.
+import { ApiError, get, post, newId, playerName } from "./api.js";
 import { cardEl, backEl, cardName, cardShort, cardsOf, cardsText } from "./cards.js";
 import { say } from "./live.js";
 import { GAMES } from "./games.js";
@@ -53,6 +54,7 @@ export class TableClient {
     this.connected = false;
     this.retry = 0;
     this.busy = false;
+    this.pending = new Map(); // a move's id -> its answer's handlers, while the socket carries it
     this.log = []; // built from each view: every hand's result, then this hand's moves
     this.seenActions = null;
     // how many hands' results the player has seen and put away: a newer one is
@@ -95,9 +97,13 @@ export class TableClient {
       try { msg = JSON.parse(m.data); } catch (e) { return; }
       if ((msg.type === "event" || msg.type === "view") && msg.view) {
         if (msg.version >= this.version) this.setView(msg.view, msg.type === "view");
+      } else if ((msg.type === "ack" || msg.type === "error") && this.pending.has(msg.id)) {
+        this.pending.get(msg.id).answer(msg);
       }
     };
     ws.onclose = () => {
+      // moves sent and not answered go again by HTTP, with the same ids
+      for (const p of [...this.pending.values()]) if (p.ws === ws) p.resend();
       if (this.socket !== ws) return;
       this.connected = false;
       this.renderStatus();
@@ -247,7 +253,7 @@ export class TableClient {
     this.busy = true;
     this.error = "";
     try {
-      await post(`/api/tables/${this.id}/${kind}`, { token: this.token, action: text, id: newId() });
+      await this.send(kind, text, newId());
       if (kind === "advise") say(`You advised: ${text}.`);
       this.selected = null;
       if (!this.connected) await this.fetchView();
@@ -258,6 +264,28 @@ export class TableClient {
     } finally {
       this.busy = false;
     }
+  }
+
+  // One move, answered once: over the open socket, else (or if it closes or
+  // stays silent) by HTTP with the same id, which the server applies once.
+  send(kind, text, id) {
+    const byHttp = () => post(`/api/tables/${this.id}/${kind}`, { token: this.token, action: text, id });
+    const ws = this.socket;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return byHttp();
+    return new Promise((resolve, reject) => {
+      const finish = () => { clearTimeout(timer); this.pending.delete(id); };
+      const resend = () => { finish(); byHttp().then(resolve, reject); };
+      const timer = setTimeout(resend, 30000);
+      this.pending.set(id, {
+        ws, resend,
+        answer: (msg) => {
+          finish();
+          if (msg.type === "ack") resolve(msg);
+          else reject(new ApiError(msg.status || 400, msg.error || "the move was refused"));
+        },
+      });
+      try { ws.send(JSON.stringify({ type: kind, action: text, id })); } catch (e) { resend(); }
+    });
   }
 
   async askHint() {
