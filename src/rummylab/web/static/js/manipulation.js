@@ -57,7 +57,9 @@ export const manipulation = {
     const words = [];
     if (v.can_meld) words.push("meld in the sandbox");
     for (const m of v.legal || []) words.push({ draw: "draw", knock: "knock", pass: "pass", "meld best": "play the best meld" }[m] || m);
-    return words.length ? `You may ${words.join(", ")}.` : "";
+    if (!words.length) return "";
+    const said = words.length > 1 ? `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}` : words[0];
+    return `You may ${said}.`;
   },
 
   selectedNote() { return ""; },
