@@ -236,13 +236,7 @@ def analyze(
     if extra:
         fail(f"{cls.game_name} does not take {', '.join(extra)}")
     result = cls.analyze(text, **{k: v for k, v in given.items() if k in cls.analysis_inputs})
-    if as_json:
-        console.print_json(json.dumps(result))
-        return
-    out = Table(show_header=False)
-    for key, value in result.items():
-        out.add_row(key, " | ".join(value) if isinstance(value, list) else _cell(value))
-    console.print(out)
+    _print_analysis(result, as_json)
 
 
 def _position_of(cls: Any, text: str) -> str:
@@ -278,6 +272,11 @@ def _analyze_position(cls: Any, position: str | None, seed: int | None,
     if extra:  # the position holds the hand, the round, the table
         fail(f"--position holds the hand, the round and the table: it takes no {extra[0]}")
     result = analyze_position(_position_of(cls, position), seed)
+    _print_analysis(result, as_json)
+
+
+def _print_analysis(result: dict[str, Any], as_json: bool) -> None:
+    """An analysis as JSON, or as a table of its keys (lists joined by ' | ')."""
     if as_json:
         console.print_json(json.dumps(result))
         return

@@ -92,8 +92,7 @@ def play_terminal(game: str, bot: str, seed: int | None, options: Mapping[str, o
         start = from_position(position, seed)
         seat = split(position).values.get("seat")
         tg = TERMINALS[game](game, bot, seed, start.options, console,
-                             human=0 if seat is None else int(seat))
-        tg.state = start
+                             human=0 if seat is None else int(seat), state=start)
     stream = io.StringIO() if record else None
     console.print(f"[bold]{game}[/] against {escape(bot)}. {escape(tg.help_text())}")
     tg.run(RecordWriter(stream) if stream is not None else None)

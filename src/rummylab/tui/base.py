@@ -72,8 +72,9 @@ class TerminalGame:
     short_keys: ClassVar[Mapping[int, str]] = {}
 
     def __init__(self, game: str, bot: str, seed: int | None, options: Mapping[str, object],
-                 console: Console, human: int = 0) -> None:
-        self.state: Any = new_state(game, options, seed)
+                 console: Console, human: int = 0, state: Any = None) -> None:
+        # a match started elsewhere (from a position) or a new one
+        self.state: Any = new_state(game, options, seed) if state is None else state
         self.console = console
         self.human = human
         self.bots = {s: make_bot(bot, game, None if seed is None else bot_seed(seed, s))
